@@ -1,0 +1,5 @@
+// Resolved instead of the browser entry when Node imports `petstore-sandbox/browser`
+// (the exports map's "node" condition), so the mistake is named at the door.
+throw new Error(
+  'Failed to import "petstore-sandbox/browser": it runs msw\'s setupWorker in a browser, and this is Node.js. Import "petstore-sandbox/node" for tests (setupSandboxServer) or "petstore-sandbox/express" for a server (createSandboxApp).',
+)

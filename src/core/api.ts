@@ -1,0 +1,296 @@
+import { authenticate, type KnownKey } from './auth.js'
+import { matchBase, type ApiBase } from './base-url.js'
+import type { Clock } from './clock.js'
+import type { Dataset } from './dataset.js'
+import { deprecationHeaders, GET_PET_SUNSET } from './deprecation.js'
+import type { Journal, JournalEntry } from './journal.js'
+import type { Plan } from './fixtures.js'
+import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
+import { errorResponse, jsonResponse, type HeaderMap } from './responses.js'
+import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
+import {
+  isJsonMediaType,
+  validateListQuery,
+  validateNewPet,
+  validatePetId,
+} from './validation.js'
+
+/** What the API pipeline needs from a sandbox. */
+export interface ApiContext {
+  bases: ApiBase[]
+  clock: Clock
+  keys: Map<string, KnownKey>
+  /** The plan whose window unauthenticated requests are shown (Free, by default). */
+  anonymousPlan: { name: string; plan: Plan }
+  registry: ScenarioRegistry
+  activeScenario(): Scenario
+  dataset(scenario: Scenario): Dataset | Promise<Dataset>
+  limiter: RateLimiter
+  journal: Journal
+  latency: Latency | undefined
+  /** Resolves once seeding or a reset is done. */
+  ready(): Promise<void>
+}
+
+export const SCENARIO_HEADER = 'x-sandbox-scenario'
+
+const ENDPOINTS = 'GET /v1/pets, POST /v1/pets and GET /v1/pets/{petId}'
+
+type Route =
+  | { kind: 'operation'; operation: Operation; petId?: string }
+  | { kind: 'method-not-allowed'; allow: string }
+  | { kind: 'not-implemented' }
+  | { kind: 'not-found'; hint: string }
+
+/** Finds the endpoint of a method and path below the base (`/pets/1`). */
+export function route(method: string, rest: string): Route {
+  if (rest === '/pets') {
+    if (method === 'GET') return { kind: 'operation', operation: 'listPets' }
+    if (method === 'POST') return { kind: 'operation', operation: 'createPet' }
+    return { kind: 'method-not-allowed', allow: 'GET, POST' }
+  }
+  const item = /^\/pets\/([^/]+)$/.exec(rest)
+  if (item) {
+    if (method === 'GET') return { kind: 'operation', operation: 'getPet', petId: item[1] as string }
+    return { kind: 'method-not-allowed', allow: 'GET' }
+  }
+  if (rest === '/store/orders') {
+    if (method === 'GET') return { kind: 'not-implemented' }
+    return { kind: 'method-not-allowed', allow: 'GET' }
+  }
+  const hint = rest.endsWith('/') && rest.length > 1 ? ` Did you mean ${rest.replace(/\/+$/, '')} (no trailing slash)?` : ''
+  return { kind: 'not-found', hint }
+}
+
+/**
+ * Answers a request under `/v1`. The order is the one a gateway in front of the real API
+ * follows: scenario, authentication, rate limit, then routing and validation, so every
+ * response, errors included, carries the rate-limit headers.
+ */
+export async function handleApiRequest(ctx: ApiContext, request: Request): Promise<Response> {
+  const started = performance.now()
+  const url = new URL(request.url)
+  const matched = matchBase(ctx.bases, url, (base) => base.path)
+  const apiBase = matched ? matched.base.path : '/v1'
+  const rest = matched ? matched.rest : url.pathname
+  const method = request.method.toUpperCase()
+  const found = route(method, rest)
+  const operation = found.kind === 'operation' ? found.operation : undefined
+  const extraHeaders: HeaderMap = operation === 'getPet' ? deprecationHeaders(apiBase) : {}
+
+  const entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'> = {
+    at: new Date(ctx.clock.now()).toISOString(),
+    method,
+    path: `${url.pathname}${url.search}`,
+    scenario: ctx.activeScenario().name,
+    ...(operation ? { operation } : {}),
+    ...(operation === 'getPet' ? { deprecated: true as const } : {}),
+  }
+
+  await ctx.ready()
+  let scenario = ctx.activeScenario()
+  const requested = request.headers.get(SCENARIO_HEADER)
+  let response: Response
+  if (requested !== null && !ctx.registry.has(requested.trim())) {
+    const headers = { ...ctx.limiter.peek(undefined, policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name), ctx.clock.now()), ...extraHeaders }
+    response = errorResponse(
+      400,
+      'unknown_scenario',
+      `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
+      headers,
+    )
+  } else {
+    if (requested !== null) scenario = ctx.registry.get(requested.trim())
+    entry.scenario = scenario.name
+    response = await answer(ctx, request, url, scenario, found, apiBase, extraHeaders, entry)
+  }
+
+  const latency = scenario.latency ?? ctx.latency
+  if (latency !== undefined) await sleep(pickLatency(latency))
+
+  ctx.journal.add({
+    ...entry,
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+  })
+  return response
+}
+
+async function answer(
+  ctx: ApiContext,
+  request: Request,
+  url: URL,
+  scenario: Scenario,
+  found: Route,
+  apiBase: string,
+  extraHeaders: HeaderMap,
+  entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'>,
+): Promise<Response> {
+  const now = ctx.clock.now()
+  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
+  if (!auth.ok) {
+    const known = auth.key
+    const policy = known
+      ? policyFor(ctx, scenario, known.plan, known.planName)
+      : policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name)
+    entry.code = auth.code
+    if (known) Object.assign(entry, { key: known.key, plan: known.planName })
+    const headers = { ...ctx.limiter.peek(known?.key, policy, now), ...extraHeaders }
+    return errorResponse(401, auth.code, auth.message, headers)
+  }
+
+  const { key } = auth
+  entry.key = key.key
+  entry.plan = key.planName
+  const policy = policyFor(ctx, scenario, key.plan, key.planName)
+  const decision = ctx.limiter.check(key.key, policy, now)
+  if (!decision.allowed) {
+    entry.code = decision.code
+    if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
+    const headers = { ...decision.headers, ...extraHeaders }
+    const message =
+      decision.code === 'api_key_temporarily_banned'
+        ? `The API key ${key.key} is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
+        : `Rate limit exceeded: the ${scenarioPlanLabel(key)} plan allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+    return errorResponse(429, decision.code, message, headers)
+  }
+
+  const headers = { ...decision.headers, ...extraHeaders }
+  switch (found.kind) {
+    case 'not-found':
+      entry.code = 'not_found'
+      return errorResponse(
+        404,
+        'not_found',
+        `No endpoint at ${request.method.toUpperCase()} ${url.pathname}.${found.hint} The v1 API has ${ENDPOINTS}.`,
+        headers,
+      )
+    case 'method-not-allowed':
+      entry.code = 'method_not_allowed'
+      return errorResponse(
+        405,
+        'method_not_allowed',
+        `${request.method.toUpperCase()} is not allowed on ${url.pathname}; allowed: ${found.allow}.`,
+        { ...headers, allow: found.allow },
+      )
+    case 'not-implemented':
+      entry.code = 'not_implemented'
+      return errorResponse(
+        501,
+        'not_implemented',
+        `GET ${apiBase}/store/orders is mentioned by the API but its shape is not published, so the sandbox does not model it. Use ${ENDPOINTS}.`,
+        headers,
+      )
+    case 'operation':
+      break
+  }
+
+  const { operation } = found
+  const dataset = await ctx.dataset(scenario)
+  const fail = (status: number, code: string, message: string) => {
+    entry.code = code
+    return errorResponse(status, code, message, headers)
+  }
+
+  switch (operation) {
+    case 'listPets': {
+      const query = validateListQuery(url.searchParams)
+      if (!query.ok) return fail(400, 'validation_failed', query.message)
+      const forced = forcedError(scenario, operation)
+      if (forced) return fail(forced.status, forced.code, forced.message)
+      return jsonResponse(200, dataset.list(query.value), headers)
+    }
+    case 'createPet': {
+      const contentType = request.headers.get('content-type')
+      const text = await request.text()
+      if (text.length > 0 && !isJsonMediaType(contentType)) {
+        return fail(
+          415,
+          'unsupported_media_type',
+          `The body must be JSON: send "Content-Type: application/json"${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (the header is missing)'}.`,
+        )
+      }
+      if (text.trim().length === 0) {
+        return fail(
+          400,
+          'validation_failed',
+          'Invalid body: a NewPet is required, e.g. {"name":"Rex","categoryId":1,"status":"available"}.',
+        )
+      }
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch (error) {
+        return fail(
+          400,
+          'invalid_json',
+          `The body is not valid JSON (${(error as Error).message.slice(0, 120)}). Send a JSON object such as {"name":"Rex","categoryId":1}.`,
+        )
+      }
+      const pet = validateNewPet(body)
+      if (!pet.ok) return fail(400, 'validation_failed', pet.message)
+      const forced = forcedError(scenario, operation)
+      if (forced) return fail(forced.status, forced.code, forced.message)
+      const created = await dataset.create(pet.value)
+      return jsonResponse(201, created, headers)
+    }
+    case 'getPet': {
+      const id = validatePetId(found.petId as string)
+      if (!id.ok) return fail(400, 'validation_failed', id.message)
+      if (ctx.clock.now() >= GET_PET_SUNSET) {
+        return fail(
+          410,
+          'endpoint_removed',
+          `GET ${apiBase}/pets/{petId} was removed on 5 December 2030 (see the Sunset header). Use GET ${apiBase}/pets with the status filter instead.`,
+        )
+      }
+      const forced = forcedError(scenario, operation)
+      if (forced) return fail(forced.status, forced.code, forced.message)
+      const pet = dataset.get(id.value)
+      if (!pet) {
+        return fail(
+          404,
+          'not_found',
+          `No pet with id ${id.value}. List the existing ones with GET ${apiBase}/pets.`,
+        )
+      }
+      return jsonResponse(200, pet, headers)
+    }
+  }
+}
+
+function scenarioPlanLabel(key: KnownKey) {
+  return key.plan.label ?? key.planName
+}
+
+function policyFor(ctx: ApiContext, scenario: Scenario, plan: Plan, planName: string): RateLimitPolicy {
+  const override = scenario.rateLimits?.plans?.[planName]
+  return {
+    limits: override ?? plan,
+    ban: scenario.rateLimits?.ban ?? DEFAULT_BAN,
+    exhausted: scenario.rateLimits?.exhausted ?? false,
+  }
+}
+
+function forcedError(scenario: Scenario, operation: Operation) {
+  const forced = scenario.errors?.[operation] ?? scenario.errors?.['*']
+  if (!forced) return undefined
+  return {
+    status: forced.status,
+    code: forced.code,
+    message:
+      forced.message ??
+      (forced.code === 'not_found' && operation === 'getPet'
+        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}.`
+        : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
+  }
+}
+
+function pickLatency(latency: Latency): number {
+  if (typeof latency === 'number') return latency
+  return latency.minMs + Math.random() * (latency.maxMs - latency.minMs)
+}
+
+function sleep(ms: number) {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms))
+}

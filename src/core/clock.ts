@@ -1,0 +1,106 @@
+import { SandboxError } from './errors.js'
+
+/** Options of the sandbox clock. */
+export interface ClockOptions {
+  /** Start at this instant instead of the real time (ISO string, Date or epoch ms). */
+  now?: string | number | Date
+  /** Stand still until advanced or set (tests); by default the clock follows real time. */
+  frozen?: boolean
+}
+
+/** What `GET /__sandbox` and `POST /__sandbox/clock` report of the clock. */
+export interface ClockState {
+  now: string
+  frozen: boolean
+}
+
+/**
+ * The clock every time-dependent behaviour reads: rate-limit windows, bans, the sunset
+ * of the deprecated endpoint. It runs with real time, shifted by however far it was set
+ * or advanced, unless frozen.
+ *
+ * @example
+ * sandbox.clock.advance(60) // the next minute window starts
+ * sandbox.clock.set('2031-01-01T00:00:00Z') // getPet is past its sunset
+ * @see README.md#the-clock
+ */
+export interface Clock {
+  /** The sandbox time in epoch milliseconds. */
+  now(): number
+  set(instant: string | number | Date): void
+  advance(seconds: number): void
+  freeze(instant?: string | number | Date): void
+  unfreeze(): void
+  /** Back to the options it was created with. */
+  reset(): void
+  state(): ClockState
+}
+
+/** Turns a user-supplied instant into epoch ms, or throws a SandboxError naming `field`. */
+export function toEpochMs(instant: string | number | Date, field: string): number {
+  const ms =
+    instant instanceof Date
+      ? instant.getTime()
+      : typeof instant === 'number'
+        ? instant
+        : typeof instant === 'string' && instant.trim() !== ''
+          ? Date.parse(instant)
+          : Number.NaN
+  if (!Number.isFinite(ms)) {
+    throw SandboxError.for(
+      'INVALID_CLOCK',
+      `set the clock from "${field}"`,
+      `${JSON.stringify(instant)} is not a date`,
+      'Use an ISO 8601 date such as "2031-01-01T00:00:00Z" or epoch milliseconds.',
+    )
+  }
+  return ms
+}
+
+/** Creates a sandbox clock. `realNow` is injectable so the clock itself is testable. */
+export function createClock(options: ClockOptions = {}, realNow = () => Date.now()): Clock {
+  const start = options.now === undefined ? undefined : toEpochMs(options.now, 'clock.now')
+  let offset = 0
+  let frozenAt: number | undefined
+
+  const reset = () => {
+    offset = start === undefined ? 0 : start - realNow()
+    frozenAt = options.frozen ? (start ?? realNow()) : undefined
+  }
+  reset()
+
+  const now = () => frozenAt ?? realNow() + offset
+
+  return {
+    now,
+    set(instant) {
+      const target = toEpochMs(instant, 'now')
+      if (frozenAt !== undefined) frozenAt = target
+      else offset = target - realNow()
+    },
+    advance(seconds) {
+      if (!Number.isFinite(seconds)) {
+        throw SandboxError.for(
+          'INVALID_CLOCK',
+          'advance the clock',
+          `${JSON.stringify(seconds)} is not a number of seconds`,
+          'Pass a finite number such as 60.',
+        )
+      }
+      if (frozenAt !== undefined) frozenAt += seconds * 1000
+      else offset += seconds * 1000
+    },
+    freeze(instant) {
+      frozenAt = instant === undefined ? now() : toEpochMs(instant, 'now')
+    },
+    unfreeze() {
+      if (frozenAt === undefined) return
+      offset = frozenAt - realNow()
+      frozenAt = undefined
+    },
+    reset,
+    state() {
+      return { now: new Date(now()).toISOString(), frozen: frozenAt !== undefined }
+    },
+  }
+}

@@ -1,0 +1,198 @@
+import type { HeaderMap } from './responses.js'
+
+export const MINUTE_MS = 60_000
+export const DAY_MS = 86_400_000
+
+export interface Limits {
+  perMinute: number
+  perDay: number
+}
+
+/** When a key that keeps sending after a 429 is banned, and for how long. */
+export interface BanPolicy {
+  afterIgnoredRetries: number
+  durationSeconds: number
+}
+
+/** Defaults documented in README.md#rate-limits. */
+export const DEFAULT_BAN: BanPolicy = { afterIgnoredRetries: 10, durationSeconds: 300 }
+
+export interface RateLimitPolicy {
+  limits: Limits
+  ban: BanPolicy
+  /** Every window starts used up (the rate-limited scenario). */
+  exhausted: boolean
+}
+
+export type RateLimitDecision =
+  | { allowed: true; headers: HeaderMap }
+  | {
+      allowed: false
+      code: 'rate_limit_exceeded' | 'api_key_temporarily_banned'
+      retryAfterSeconds: number
+      /** The request was sent while an earlier 429's Retry-After was still running. */
+      ignoredRetryAfter: boolean
+      /** This request is the one that started the ban. */
+      bannedNow: boolean
+      window: 'minute' | 'day'
+      headers: HeaderMap
+    }
+
+interface KeyState {
+  minuteStart: number
+  minuteCount: number
+  dayStart: number
+  dayCount: number
+  /** Until when the last 429 told the client to wait (epoch ms). */
+  waitUntil: number
+  ignored: number
+  bannedUntil: number
+}
+
+/**
+ * Fixed windows aligned to the clock: a minute window resets at the start of every UTC
+ * minute, a day window at every UTC midnight. State is kept per API key, so it is
+ * bounded by the number of keys in the fixtures.
+ */
+export class RateLimiter {
+  readonly #state = new Map<string, KeyState>()
+
+  reset() {
+    this.#state.clear()
+  }
+
+  /** Counts a request of `key` and decides whether it may go through. */
+  check(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
+    const state = this.#roll(key, now)
+    const { limits, ban } = policy
+
+    if (state.bannedUntil > now) {
+      return this.#deny('api_key_temporarily_banned', state, limits, now, state.bannedUntil, {
+        ignored: true,
+        bannedNow: false,
+        window: 'minute',
+      })
+    }
+
+    const ignoring = state.waitUntil > now
+    if (ignoring) {
+      state.ignored++
+      if (state.ignored >= ban.afterIgnoredRetries) {
+        state.bannedUntil = now + ban.durationSeconds * 1000
+        state.waitUntil = state.bannedUntil
+        return this.#deny('api_key_temporarily_banned', state, limits, now, state.bannedUntil, {
+          ignored: true,
+          bannedNow: true,
+          window: 'minute',
+        })
+      }
+    } else {
+      state.ignored = 0
+    }
+
+    const minuteUsed = policy.exhausted ? limits.perMinute : state.minuteCount
+    const minuteFull = minuteUsed >= limits.perMinute
+    const dayFull = state.dayCount >= limits.perDay
+    if (minuteFull || dayFull) {
+      // When both are used up the client can only go again once the day is over.
+      const window = dayFull ? 'day' : 'minute'
+      const resetAt = dayFull ? state.dayStart + DAY_MS : state.minuteStart + MINUTE_MS
+      state.waitUntil = resetAt
+      return this.#deny('rate_limit_exceeded', state, limits, now, resetAt, {
+        ignored: ignoring,
+        bannedNow: false,
+        window,
+      })
+    }
+
+    state.minuteCount++
+    state.dayCount++
+    return { allowed: true, headers: this.#headers(state, limits, policy.exhausted) }
+  }
+
+  /** The headers for a request that is not counted (no valid key). */
+  peek(key: string | undefined, policy: RateLimitPolicy, now: number): HeaderMap {
+    if (key === undefined) {
+      const minuteStart = Math.floor(now / MINUTE_MS) * MINUTE_MS
+      return rateLimitHeaders(
+        policy.limits.perMinute,
+        policy.exhausted ? 0 : policy.limits.perMinute,
+        minuteStart + MINUTE_MS,
+      )
+    }
+    const state = this.#roll(key, now)
+    if (state.bannedUntil > now) {
+      return rateLimitHeaders(policy.limits.perMinute, 0, state.bannedUntil)
+    }
+    return this.#headers(state, policy.limits, policy.exhausted)
+  }
+
+  #roll(key: string, now: number): KeyState {
+    const minuteStart = Math.floor(now / MINUTE_MS) * MINUTE_MS
+    const dayStart = Math.floor(now / DAY_MS) * DAY_MS
+    let state = this.#state.get(key)
+    if (!state) {
+      state = {
+        minuteStart,
+        minuteCount: 0,
+        dayStart,
+        dayCount: 0,
+        waitUntil: 0,
+        ignored: 0,
+        bannedUntil: 0,
+      }
+      this.#state.set(key, state)
+    }
+    // The clock may be set backwards as well as forwards: any change of window resets it.
+    if (state.minuteStart !== minuteStart) {
+      state.minuteStart = minuteStart
+      state.minuteCount = 0
+    }
+    if (state.dayStart !== dayStart) {
+      state.dayStart = dayStart
+      state.dayCount = 0
+    }
+    return state
+  }
+
+  /** Reports the window nearest to exhaustion (the minute window on a tie). */
+  #headers(state: KeyState, limits: Limits, exhausted: boolean): HeaderMap {
+    const minuteRemaining = exhausted
+      ? 0
+      : Math.max(0, limits.perMinute - state.minuteCount)
+    const dayRemaining = Math.max(0, limits.perDay - state.dayCount)
+    if (dayRemaining < minuteRemaining) {
+      return rateLimitHeaders(limits.perDay, dayRemaining, state.dayStart + DAY_MS)
+    }
+    return rateLimitHeaders(limits.perMinute, minuteRemaining, state.minuteStart + MINUTE_MS)
+  }
+
+  #deny(
+    code: 'rate_limit_exceeded' | 'api_key_temporarily_banned',
+    _state: KeyState,
+    limits: Limits,
+    now: number,
+    until: number,
+    details: { ignored: boolean; bannedNow: boolean; window: 'minute' | 'day' },
+  ): RateLimitDecision {
+    const retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000))
+    const limit = details.window === 'day' ? limits.perDay : limits.perMinute
+    return {
+      allowed: false,
+      code,
+      retryAfterSeconds,
+      ignoredRetryAfter: details.ignored,
+      bannedNow: details.bannedNow,
+      window: details.window,
+      headers: { ...rateLimitHeaders(limit, 0, until), 'retry-after': String(retryAfterSeconds) },
+    }
+  }
+}
+
+export function rateLimitHeaders(limit: number, remaining: number, resetAtMs: number): HeaderMap {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)),
+  }
+}

@@ -1,0 +1,48 @@
+import type { ApiError } from './schemas.js'
+
+export type HeaderMap = Record<string, string>
+
+/** Every API error code the sandbox answers with; see README.md#error-codes. */
+export type ApiErrorCode =
+  | 'missing_api_key'
+  | 'malformed_authorization'
+  | 'invalid_api_key'
+  | 'expired_api_key'
+  | 'rate_limit_exceeded'
+  | 'api_key_temporarily_banned'
+  | 'validation_failed'
+  | 'invalid_json'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'request_header_fields_too_large'
+  | 'request_timeout'
+  | 'endpoint_removed'
+  | 'not_implemented'
+  | 'unknown_scenario'
+
+const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
+
+/** A JSON response with the given headers (rate-limit headers among them). */
+export function jsonResponse(status: number, body: unknown, headers: HeaderMap = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+  })
+}
+
+/**
+ * The one way a simulated failure is built: always `{code, message, status}` with
+ * `status` equal to the HTTP status, and always the headers the caller passes (the
+ * rate-limit headers for `/v1`). Never thrown.
+ */
+export function errorResponse(
+  status: number,
+  code: ApiErrorCode | (string & {}),
+  message: string,
+  headers: HeaderMap,
+): Response {
+  const body: ApiError = { code, message, status }
+  return jsonResponse(status, body, headers)
+}

@@ -1,0 +1,312 @@
+import type { Collection } from '@msw/data'
+import type { HttpHandler } from 'msw'
+import type { ApiContext } from './api.js'
+import { createKeyIndex } from './auth.js'
+import { parseBaseUrls, type ApiBase } from './base-url.js'
+import { createClock, type Clock, type ClockOptions } from './clock.js'
+import { createDataset, type Dataset } from './dataset.js'
+import { SandboxError } from './errors.js'
+import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fixtures.js'
+import { createHandlers } from './handlers.js'
+import { Journal, type JournalEntry } from './journal.js'
+import { RateLimiter } from './rate-limit.js'
+import type { Pet, petSchema } from './schemas.js'
+import {
+  BUILT_IN_SCENARIOS,
+  parseScenario,
+  ScenarioRegistry,
+  type Latency,
+  type Scenario,
+} from './scenarios.js'
+import { generatePets } from './seed.js'
+import { z } from 'zod'
+
+export const DEFAULT_SEED = 42
+export const DEFAULT_COUNT = 50
+export const DEFAULT_JOURNAL_SIZE = 100
+
+/**
+ * Options shared by every runtime (`createSandbox`, `setupSandboxServer`,
+ * `setupSandboxWorker`, `createSandboxApp` and the CLI flags of the same names).
+ * @see README.md#options
+ */
+export interface SandboxOptions {
+  /** Faker seed: the same seed and count give the same pets, byte for byte. Default 42. */
+  seed?: number
+  /** How many pets to seed. Default 50. */
+  count?: number
+  /** Fixed data: demo keys and plans, categories, or pets to serve instead of faker's. */
+  fixtures?: Fixtures
+  /** The startup scenario: a loaded scenario's name or a scenario definition. */
+  scenario?: string | Scenario
+  /** More scenarios to load beside the built-in ones. */
+  scenarios?: Scenario[]
+  /** Where the API lives: `/v1` on any origin by default, or full base addresses. */
+  baseUrl?: string | string[]
+  /** Added to every /v1 response: milliseconds, or a `{ minMs, maxMs }` range. */
+  latency?: Latency
+  /** The sandbox clock: real time by default; `{ now, frozen }` for tests. */
+  clock?: ClockOptions
+  /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
+  journalSize?: number
+}
+
+/** What `GET /__sandbox` returns. */
+export interface SandboxState {
+  scenario: { name: string; description: string }
+  startupScenario: string
+  scenarios: Array<{ name: string; description: string }>
+  seed: number
+  count: number
+  counts: { pets: number }
+  keys: Array<{ key: string; plan: string; perMinute: number; perDay: number; expired: boolean }>
+  clock: { now: string; frozen: boolean }
+  baseUrls: string[]
+}
+
+/** The pets of the default data, as `--persist` stores them. */
+export interface PersistedState {
+  format: 'petstore-sandbox/state@1'
+  seed: number
+  count: number
+  pets: Pet[]
+}
+
+/**
+ * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
+ * model, with its clock, scenarios and request journal.
+ * @see README.md#createsandbox
+ */
+export interface Sandbox {
+  /** The msw request handlers; give them to setupServer, setupWorker or getResponse. */
+  readonly handlers: HttpHandler[]
+  /** The @msw/data collections of the default data. */
+  readonly db: { pets: Collection<typeof petSchema> }
+  readonly clock: Clock
+  readonly journal: Journal
+  readonly scenarios: ScenarioRegistry
+  /** The scenario requests get when they name none. */
+  readonly scenario: Scenario
+  readonly startupScenario: string
+  readonly bases: ApiBase[]
+  readonly seed: number
+  readonly count: number
+  /** Resolves once the seeded data (or the last reset) is in place. */
+  readonly ready: Promise<void>
+  /** Back to the start: seeded data, fresh windows and bans, the clock, the startup scenario, an empty journal. */
+  reset(): Promise<void>
+  /** Switches the scenario for every following request until reset. */
+  useScenario(scenario: string | Scenario): void
+  /** Loads (or replaces) a scenario so it can be selected by name. */
+  addScenario(scenario: Scenario): void
+  /** Replaces the fixtures and reloads the data they define; created pets are kept. */
+  reloadFixtures(fixtures: Fixtures | undefined): Promise<void>
+  state(): SandboxState
+  /** Calls `listener` after every /v1 request; returns the function that unsubscribes. */
+  onRequest(listener: (entry: JournalEntry) => void): () => void
+  /** The default data's pets, for persistence. */
+  exportState(): PersistedState
+  /** Replaces the default data's pets with persisted ones (validated). */
+  importState(state: unknown, source?: string): Promise<void>
+}
+
+const optionsSchema = z.object({
+  seed: z.number().int().optional(),
+  count: z.number().int().min(0).max(1_000_000).optional(),
+  journalSize: z.number().int().min(0).max(100_000).optional(),
+})
+
+/**
+ * Creates a sandbox of the Pet Adoption Service v1 API. Synchronous: the data is seeded
+ * in the background and every handler waits for it.
+ *
+ * @example
+ * import { createSandbox } from 'petstore-sandbox'
+ * const sandbox = createSandbox({ seed: 42, count: 20 })
+ * const server = setupServer(...sandbox.handlers)
+ * @see README.md#createsandbox
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const checked = optionsSchema.safeParse(options)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      'create the sandbox',
+      `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
+      'See README.md#options: seed is an integer, count 0 to 1,000,000, journalSize 0 to 100,000.',
+    )
+  }
+  const seed = options.seed ?? DEFAULT_SEED
+  const count = options.count ?? DEFAULT_COUNT
+  let fixtures = resolveFixtures(options.fixtures)
+  const bases = parseBaseUrls(options.baseUrl)
+  const clock = createClock(options.clock)
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const limiter = new RateLimiter()
+  const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
+  for (const [index, scenario] of (options.scenarios ?? []).entries()) {
+    registry.add(parseScenario(scenario, `options.scenarios[${index}]`))
+  }
+  let startup: Scenario
+  if (typeof options.scenario === 'object' && options.scenario !== null) {
+    startup = parseScenario(options.scenario, 'options.scenario')
+    registry.add(startup)
+  } else {
+    startup = registry.get(options.scenario ?? 'default', 'select the startup scenario (options.scenario)')
+  }
+  let active = startup
+  let keys = createKeyIndex(fixtures.apiKeys)
+
+  const defaultPets = () =>
+    fixtures.pets ?? generatePets(seed, count, fixtures.categories)
+  const main = createDataset(defaultPets)
+  /** Datasets of scenarios that bring their own data, created on first use. */
+  const scenarioData = new Map<string, Dataset>()
+
+  const datasetFor = (scenario: Scenario): Dataset | Promise<Dataset> => {
+    const data = scenario.data
+    if (!data) return main
+    let dataset = scenarioData.get(scenario.name)
+    if (!dataset) {
+      const initial = (): PetFixture[] =>
+        data.pets ?? generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories)
+      dataset = createDataset(initial)
+      scenarioData.set(scenario.name, dataset)
+    }
+    return dataset.ready.then(() => dataset)
+  }
+
+  let pending: Promise<void> = main.ready
+
+  const anonymousPlan = () => {
+    const name = fixtures.apiKeys.plans.free ? 'free' : (Object.keys(fixtures.apiKeys.plans)[0] as string)
+    return { name, plan: fixtures.apiKeys.plans[name] as Plan }
+  }
+
+  const ctx: ApiContext = {
+    bases,
+    clock,
+    get keys() {
+      return keys
+    },
+    get anonymousPlan() {
+      return anonymousPlan()
+    },
+    registry,
+    activeScenario: () => active,
+    dataset: datasetFor,
+    limiter,
+    journal,
+    latency: options.latency,
+    ready: () => pending,
+  }
+
+  const sandbox: Sandbox = {
+    handlers: [],
+    db: { pets: main.pets },
+    clock,
+    journal,
+    scenarios: registry,
+    get scenario() {
+      return active
+    },
+    startupScenario: startup.name,
+    bases,
+    seed,
+    count,
+    get ready() {
+      return pending
+    },
+    reset() {
+      limiter.reset()
+      clock.reset()
+      journal.clear()
+      active = startup
+      scenarioData.clear()
+      pending = main.reset()
+      return pending
+    },
+    useScenario(scenario) {
+      if (typeof scenario === 'string') {
+        active = registry.get(scenario)
+      } else {
+        active = parseScenario(scenario, 'useScenario()')
+        registry.add(active)
+      }
+    },
+    addScenario(scenario) {
+      const parsed = parseScenario(scenario, 'addScenario()')
+      registry.add(parsed)
+      scenarioData.delete(parsed.name)
+      if (active.name === parsed.name) active = parsed
+    },
+    async reloadFixtures(next) {
+      const created = main.created()
+      fixtures = resolveFixtures(next)
+      keys = createKeyIndex(fixtures.apiKeys)
+      scenarioData.clear()
+      await main.reset()
+      for (const pet of created) await main.create(withoutId(pet))
+    },
+    state() {
+      return {
+        scenario: { name: active.name, description: active.description },
+        startupScenario: startup.name,
+        scenarios: registry.list().map(({ name, description }) => ({ name, description })),
+        seed,
+        count,
+        counts: { pets: main.count() },
+        keys: fixtures.apiKeys.keys.map((entry) => {
+          const plan = fixtures.apiKeys.plans[entry.plan] as Plan
+          return {
+            key: entry.key,
+            plan: entry.plan,
+            perMinute: plan.perMinute,
+            perDay: plan.perDay,
+            expired: entry.expired ?? false,
+          }
+        }),
+        clock: clock.state(),
+        baseUrls: bases.map((base) => `${base.origin ?? '*'}${base.path}`),
+      }
+    },
+    onRequest: (listener) => journal.subscribe(listener),
+    exportState: () => ({ format: 'petstore-sandbox/state@1', seed, count, pets: main.snapshot() }),
+    async importState(state, source = 'importState()') {
+      const parsed = persistedStateSchema.safeParse(state)
+      if (!parsed.success) {
+        throw SandboxError.for(
+          'INVALID_PERSISTED_STATE',
+          `restore the state from ${source}`,
+          'it is not a petstore-sandbox state file (format "petstore-sandbox/state@1")',
+          'Point --persist at a new file, or delete this one to start from the seeded data.',
+        )
+      }
+      pending = main.restore(parsed.data.pets)
+      await pending
+    },
+  }
+
+  ;(sandbox as { handlers: HttpHandler[] }).handlers = createHandlers(sandbox, ctx)
+  return sandbox
+}
+
+const persistedStateSchema = z.object({
+  format: z.literal('petstore-sandbox/state@1'),
+  seed: z.number().int(),
+  count: z.number().int(),
+  pets: z.array(
+    z.object({
+      id: z.number().int().positive(),
+      name: z.string().min(1),
+      categoryId: z.number().int().positive(),
+      status: z.enum(['available', 'pending', 'sold']).optional(),
+    }),
+  ),
+})
+
+function withoutId(pet: Pet) {
+  const { id: _id, ...rest } = pet
+  return rest
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod'
+import defaultScenario from '../../scenarios/default.json'
+import rateLimited from '../../scenarios/rate-limited.json'
+import rateLimitCountdown from '../../scenarios/rate-limit-countdown.json'
+import expiredKey from '../../scenarios/expired-key.json'
+import invalidKey from '../../scenarios/invalid-key.json'
+import missingPet from '../../scenarios/missing-pet.json'
+import emptyStore from '../../scenarios/empty-store.json'
+import slowNetwork from '../../scenarios/slow-network.json'
+import { SandboxError } from './errors.js'
+import { petFixtureSchema } from './fixtures.js'
+import { describeIssues } from './issues.js'
+
+/** The operations of the v1 API, by the seed's operation names. */
+export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
+export type Operation = (typeof OPERATIONS)[number]
+
+const latencySchema = z.union([
+  z.number().int().min(0).max(60_000),
+  z
+    .strictObject({
+      minMs: z.number().int().min(0).max(60_000),
+      maxMs: z.number().int().min(0).max(60_000),
+    })
+    .refine((range) => range.minMs <= range.maxMs, {
+      message: 'minMs must not be greater than maxMs',
+      path: ['minMs'],
+    }),
+])
+
+const forcedErrorSchema = z.strictObject({
+  status: z.number().int().min(400).max(599),
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"'),
+  message: z.string().min(1).optional(),
+})
+
+const planLimitsSchema = z.strictObject({
+  perMinute: z.number().int().positive(),
+  perDay: z.number().int().positive(),
+})
+
+/** The schema of a scenario file; `strictObject` so a misspelt field is an error. */
+export const scenarioSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case letters, digits and dashes'),
+  description: z.string().min(1),
+  auth: z
+    .strictObject({
+      expireAllKeys: z.boolean().optional(),
+      rejectAllKeys: z.boolean().optional(),
+    })
+    .optional(),
+  rateLimits: z
+    .strictObject({
+      plans: z.record(z.string().min(1), planLimitsSchema).optional(),
+      exhausted: z.boolean().optional(),
+      ban: z
+        .strictObject({
+          afterIgnoredRetries: z.number().int().positive(),
+          durationSeconds: z.number().int().positive(),
+        })
+        .optional(),
+    })
+    .optional(),
+  data: z
+    .strictObject({
+      seed: z.number().int().optional(),
+      count: z.number().int().min(0).max(1_000_000).optional(),
+      pets: z.array(petFixtureSchema).optional(),
+    })
+    .optional(),
+  latency: latencySchema.optional(),
+  errors: z.partialRecord(z.enum([...OPERATIONS, '*']), forcedErrorSchema).optional(),
+})
+
+/**
+ * A scenario: what changes compared with the default behaviour (auth outcomes, plan
+ * limits and window state, data, latency, per-operation forced errors).
+ * @see README.md#scenarios
+ */
+export type Scenario = z.infer<typeof scenarioSchema>
+export type Latency = z.infer<typeof latencySchema>
+export type ForcedError = z.infer<typeof forcedErrorSchema>
+
+/**
+ * Returns a scenario as plain, validated data. Use it for scenarios written in code.
+ *
+ * @example
+ * const flaky = defineScenario({
+ *   name: 'flaky-get',
+ *   description: 'getPet fails with 503',
+ *   errors: { getPet: { status: 503, code: 'service_unavailable' } },
+ * })
+ * createSandbox({ scenarios: [flaky], scenario: 'flaky-get' })
+ * @see README.md#your-own-scenarios
+ */
+export function defineScenario(scenario: Scenario, source = 'defineScenario()'): Scenario {
+  return parseScenario(scenario, source)
+}
+
+/** Validates unknown data as a scenario; `source` (a file path) is named in errors. */
+export function parseScenario(data: unknown, source: string): Scenario {
+  const parsed = scenarioSchema.safeParse(data, { reportInput: true })
+  if (!parsed.success) {
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      `load the scenario ${source}`,
+      describeIssues(parsed.error.issues, 'scenario'),
+      `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
+    )
+  }
+  const { auth } = parsed.data
+  if (auth?.expireAllKeys && auth.rejectAllKeys) {
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      `load the scenario ${source}`,
+      'auth.expireAllKeys and auth.rejectAllKeys are both true',
+      'Choose one: expired keys answer expired_api_key, rejected keys invalid_api_key.',
+    )
+  }
+  return parsed.data
+}
+
+/** The scenarios bundled with the package, so every runtime (the browser too) has them. */
+export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
+  defaultScenario,
+  rateLimited,
+  rateLimitCountdown,
+  expiredKey,
+  invalidKey,
+  missingPet,
+  emptyStore,
+  slowNetwork,
+].map((scenario) => parseScenario(scenario, `scenarios/${scenario.name}.json`))
+
+/** The names of the built-in scenarios. */
+export const SCENARIO_NAMES = BUILT_IN_SCENARIOS.map((scenario) => scenario.name)
+
+/** The registry of loaded scenarios of one sandbox. */
+export class ScenarioRegistry {
+  readonly #scenarios = new Map<string, Scenario>()
+
+  constructor(scenarios: readonly Scenario[]) {
+    for (const scenario of scenarios) this.add(scenario)
+  }
+
+  /** Adds or replaces a scenario (a user's file may redefine a built-in name). */
+  add(scenario: Scenario) {
+    this.#scenarios.set(scenario.name, scenario)
+  }
+
+  has(name: string) {
+    return this.#scenarios.has(name)
+  }
+
+  list(): Scenario[] {
+    return [...this.#scenarios.values()]
+  }
+
+  /** Returns the scenario or throws a SandboxError listing the known names. */
+  get(name: string, action = `select the scenario "${name}"`): Scenario {
+    const scenario = this.#scenarios.get(name)
+    if (!scenario) {
+      throw SandboxError.for('UNKNOWN_SCENARIO', action, this.unknownReason(name), this.hint())
+    }
+    return scenario
+  }
+
+  unknownReason(name: string) {
+    return `there is no scenario named ${JSON.stringify(name)}`
+  }
+
+  hint() {
+    return `Use one of: ${[...this.#scenarios.keys()].join(', ')}; load your own from a file with --scenario ./file.json or the scenario option.`
+  }
+}

@@ -1,0 +1,110 @@
+import { readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { SandboxError } from '../core/errors.js'
+import { resolveFixtures, type Fixtures } from '../core/fixtures.js'
+import type { SandboxOptions } from '../core/sandbox.js'
+import { parseScenario, type Scenario } from '../core/scenarios.js'
+
+/** Node options: the scenario and fixtures may also be file paths. */
+export interface NodeSandboxOptions extends Omit<SandboxOptions, 'scenario' | 'fixtures' | 'scenarios'> {
+  /** A scenario name, a definition, or a path to a scenario JSON file. */
+  scenario?: string | Scenario
+  /** More scenarios: definitions or paths to JSON files. */
+  scenarios?: Array<string | Scenario>
+  /** Fixtures, or a path to a fixtures JSON file or a folder of them. */
+  fixtures?: Fixtures | string
+}
+
+/** Whether a scenario option is a file path rather than a name. */
+export function isPath(value: string) {
+  return value.endsWith('.json') || value.includes('/') || value.includes('\\')
+}
+
+function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
+  const fix =
+    what === 'scenario'
+      ? 'Check the path; scenario files are JSON (see README.md#your-own-scenarios).'
+      : 'Check the path; fixtures are a JSON file or a folder with api-keys.json, categories.json, pets.json (see README.md#fixtures).'
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw SandboxError.for(
+      'FILE_NOT_READABLE',
+      `load the ${what} file ${path}`,
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message,
+      fix,
+    )
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw SandboxError.for(
+      what === 'scenario' ? 'INVALID_SCENARIO' : 'INVALID_FIXTURES',
+      `load the ${what} file ${path}`,
+      `it is not valid JSON (${(error as Error).message})`,
+      'Fix the JSON syntax at the position named.',
+    )
+  }
+}
+
+/** Reads and validates a scenario file; errors name the file, the field and the fix. */
+export function loadScenarioFile(path: string): Scenario {
+  const absolute = resolve(path)
+  return parseScenario(readJson(absolute, 'scenario'), absolute)
+}
+
+/** Reads fixtures from a JSON file, or from a folder of api-keys.json, categories.json and pets.json. */
+export function loadFixturesFile(path: string): Fixtures {
+  const absolute = resolve(path)
+  let isDirectory = false
+  try {
+    isDirectory = statSync(absolute).isDirectory()
+  } catch {
+    // readJson reports the missing file.
+  }
+  if (!isDirectory) {
+    const fixtures = readJson(absolute, 'fixtures')
+    resolveFixtures(fixtures, absolute)
+    return fixtures as Fixtures
+  }
+  const parts: Record<string, unknown> = {}
+  for (const [field, file] of [
+    ['apiKeys', 'api-keys.json'],
+    ['categories', 'categories.json'],
+    ['pets', 'pets.json'],
+  ] as const) {
+    const filePath = join(absolute, file)
+    let exists = false
+    try {
+      exists = statSync(filePath).isFile()
+    } catch {
+      exists = false
+    }
+    if (!exists) continue
+    const value = readJson(filePath, 'fixtures')
+    resolveFixtures({ [field]: value }, filePath)
+    parts[field] = value
+  }
+  return parts as Fixtures
+}
+
+/** Turns paths in Node options into data, so the core never touches the file system. */
+export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions {
+  const { scenario, scenarios, fixtures, ...rest } = options
+  const loaded = (scenarios ?? []).map((entry) =>
+    typeof entry === 'string' ? loadScenarioFile(entry) : entry,
+  )
+  let startup: string | Scenario | undefined = scenario
+  if (typeof scenario === 'string' && isPath(scenario)) {
+    startup = loadScenarioFile(scenario)
+  }
+  return {
+    ...rest,
+    ...(startup === undefined ? {} : { scenario: startup }),
+    ...(loaded.length ? { scenarios: loaded } : {}),
+    ...(fixtures === undefined
+      ? {}
+      : { fixtures: typeof fixtures === 'string' ? loadFixturesFile(fixtures) : fixtures }),
+  }
+}

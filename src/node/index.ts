@@ -1,0 +1,44 @@
+import { setupServer, type SetupServer } from 'msw/node'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
+import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
+
+/**
+ * msw's `setupServer` over a sandbox, plus the sandbox itself. `resetHandlers()` also
+ * resets the sandbox (data, windows, clock, scenario, journal), so `afterEach` needs
+ * one call.
+ * @see README.md#in-tests-petstore-sandboxnode
+ */
+export type SandboxServer = SetupServer & {
+  readonly sandbox: Sandbox
+  /** Resets msw's handlers and the sandbox; await it when the next test must see the seeded data at once. */
+  resetHandlers: SetupServer['resetHandlers']
+}
+
+/**
+ * Creates msw's `setupServer` over a new sandbox, for vitest or jest.
+ *
+ * @example
+ * import { setupSandboxServer } from 'petstore-sandbox/node'
+ * const server = setupSandboxServer({ seed: 42 })
+ * beforeAll(() => server.listen())
+ * afterEach(() => server.resetHandlers())
+ * afterAll(() => server.close())
+ * @see README.md#in-tests-petstore-sandboxnode
+ */
+export function setupSandboxServer(options: NodeSandboxOptions = {}): SandboxServer {
+  const sandbox = createSandbox(resolveNodeOptions(options))
+  const server = setupServer(...sandbox.handlers)
+  const resetMswHandlers = server.resetHandlers.bind(server)
+  Object.defineProperty(server, 'sandbox', { value: sandbox, enumerable: true })
+  server.resetHandlers = (...next) => {
+    resetMswHandlers(...next)
+    // Handlers wait for the reset to finish, so tests need not await it.
+    void sandbox.reset()
+  }
+  return server as SandboxServer
+}
+
+export { createSandbox }
+export type { Sandbox, SandboxOptions, NodeSandboxOptions }
+export { loadScenarioFile, loadFixturesFile } from './files.js'
+export * from '../index.js'
