@@ -1,0 +1,512 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { openApiProblems } from './openapi.js'
+
+/** A running sandbox the suite talks to over `fetch`, whatever the runtime. */
+export interface ContractTarget {
+  /** e.g. `https://api.example.test` (msw in-process) or `http://127.0.0.1:4321`. */
+  origin: string
+  close(): Promise<void>
+}
+
+export interface Reply {
+  status: number
+  headers: Headers
+  body: any
+}
+
+const FREE = 'sandbox-free-key'
+const PRO = 'sandbox-pro-key'
+const BUSINESS = 'sandbox-business-key'
+/** Half a minute into a UTC minute, so window arithmetic is easy to read. */
+const T0 = '2027-03-01T10:00:30.000Z'
+const NEXT_MINUTE = Date.parse('2027-03-01T10:01:00.000Z') / 1000
+const NEXT_DAY = Date.parse('2027-03-02T00:00:00.000Z') / 1000
+
+/**
+ * The API checks every runtime must pass: each line of the seed's Endpoints,
+ * Authentication, Errors, Limits and Versioning sections, through plain HTTP and the
+ * control endpoints only. Every response is also checked against the OpenAPI document.
+ */
+export function defineContractSuite(runtime: string, start: () => Promise<ContractTarget>) {
+  describe(`contract (${runtime})`, () => {
+    let target: ContractTarget
+
+    async function call(
+      method: string,
+      path: string,
+      options: { key?: string | null; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+    ): Promise<Reply> {
+      const headers: Record<string, string> = { ...options.headers }
+      const key = options.key === undefined ? FREE : options.key
+      if (key !== null) headers.authorization = `Bearer ${key}`
+      let body = options.body
+      if (options.json !== undefined) {
+        body = JSON.stringify(options.json)
+        headers['content-type'] ??= 'application/json'
+      }
+      const response = await fetch(`${target.origin}${path}`, { method, headers, body })
+      const text = await response.text()
+      let parsed: unknown = text
+      if (response.headers.get('content-type')?.startsWith('application/json')) parsed = JSON.parse(text)
+      const reply = { status: response.status, headers: response.headers, body: parsed }
+      const { pathname } = new URL(path, 'http://x')
+      if (pathname.startsWith('/v1')) {
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+          expect(response.headers.get(name), `${name} on ${method} ${path} (${response.status})`).toMatch(/^\d+$/)
+        }
+      }
+      if (response.status >= 400) {
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+        expect(parsed).toEqual({ code: expect.any(String), message: expect.any(String), status: response.status })
+        expect((parsed as { message: string }).message.length).toBeGreaterThan(20)
+      }
+      if (response.status === 429) expect(response.headers.get('retry-after')).toMatch(/^\d+$/)
+      expect(openApiProblems(method, pathname, response.status, response.headers, parsed)).toEqual([])
+      return reply
+    }
+
+    const control = (method: string, path: string, json?: unknown) => call(method, path, { key: null, json })
+    const advance = (seconds: number) => control('POST', '/__sandbox/clock', { advanceSeconds: seconds })
+    const rate = (reply: Reply) => ({
+      limit: Number(reply.headers.get('x-ratelimit-limit')),
+      remaining: Number(reply.headers.get('x-ratelimit-remaining')),
+      reset: Number(reply.headers.get('x-ratelimit-reset')),
+    })
+    async function spend(count: number, key = FREE) {
+      let last: Reply | undefined
+      for (let index = 0; index < count; index++) last = await call('GET', '/v1/pets?limit=1', { key })
+      return last as Reply
+    }
+
+    beforeAll(async () => {
+      target = await start()
+    })
+    afterAll(async () => {
+      await target?.close()
+    })
+    beforeEach(async () => {
+      expect((await control('POST', '/__sandbox/reset')).status).toBe(200)
+      expect((await control('POST', '/__sandbox/clock', { freeze: true, now: T0 })).status).toBe(200)
+    })
+
+    describe('listPets: GET /v1/pets', () => {
+      test('answers 200 with a bare array of 20 pets by default, ordered by id', async () => {
+        const reply = await call('GET', '/v1/pets')
+        expect(reply.status).toBe(200)
+        expect(Array.isArray(reply.body)).toBe(true)
+        expect(reply.body).toHaveLength(20)
+        const ids = reply.body.map((pet: { id: number }) => pet.id)
+        expect(ids).toEqual([...ids].sort((a, b) => a - b))
+        expect(new Set(ids).size).toBe(20)
+      })
+
+      test('limit returns at most that many, 1 and 100 included', async () => {
+        expect((await call('GET', '/v1/pets?limit=5')).body).toHaveLength(5)
+        expect((await call('GET', '/v1/pets?limit=1')).body).toHaveLength(1)
+        // 50 pets are seeded: limit=100 returns them all.
+        expect((await call('GET', '/v1/pets?limit=100')).body).toHaveLength(50)
+      })
+
+      test.each(['0', '101', '-1', 'abc', '2.5', ''])('limit=%s is 400 validation_failed naming limit', async (value) => {
+        const reply = await call('GET', `/v1/pets?limit=${value}`)
+        expect(reply.status).toBe(400)
+        expect(reply.body.code).toBe('validation_failed')
+        expect(reply.body.message).toMatch(/limit must be an integer from 1 to 100/)
+      })
+
+      test('status filters to that status only', async () => {
+        for (const status of ['available', 'pending', 'sold']) {
+          const reply = await call('GET', `/v1/pets?status=${status}&limit=100`)
+          expect(reply.status).toBe(200)
+          expect(reply.body.length).toBeGreaterThan(0)
+          expect(reply.body.every((pet: { status: string }) => pet.status === status)).toBe(true)
+        }
+      })
+
+      test('an unknown status is 400 validation_failed listing the allowed values', async () => {
+        const reply = await call('GET', '/v1/pets?status=adopted')
+        expect(reply.status).toBe(400)
+        expect(reply.body.code).toBe('validation_failed')
+        expect(reply.body.message).toContain('status must be one of available, pending, sold')
+      })
+
+      test('without a key it is 401', async () => {
+        const reply = await call('GET', '/v1/pets', { key: null })
+        expect(reply.status).toBe(401)
+        expect(reply.body.code).toBe('missing_api_key')
+      })
+    })
+
+    describe('createPet: POST /v1/pets', () => {
+      test('answers 201 with the Pet including an assigned id, then lists and gets it', async () => {
+        const created = await call('POST', '/v1/pets', { json: { name: 'Rex', categoryId: 2, status: 'available' } })
+        expect(created.status).toBe(201)
+        expect(created.body).toEqual({ id: 51, name: 'Rex', categoryId: 2, status: 'available' })
+        const listed = await call('GET', '/v1/pets?limit=100')
+        expect(listed.body.at(-1)).toEqual(created.body)
+        const fetched = await call('GET', '/v1/pets/51')
+        expect(fetched.body).toEqual(created.body)
+      })
+
+      test('ids are unique and increasing', async () => {
+        const first = await call('POST', '/v1/pets', { json: { name: 'A', categoryId: 1 } })
+        const second = await call('POST', '/v1/pets', { json: { name: 'B', categoryId: 1 } })
+        expect(second.body.id).toBeGreaterThan(first.body.id)
+      })
+
+      test('status is optional: not supplied, it is absent from the Pet', async () => {
+        const created = await call('POST', '/v1/pets', { json: { name: 'Tom', categoryId: 3 } })
+        expect(created.status).toBe(201)
+        expect(created.body).not.toHaveProperty('status')
+        expect((await call('GET', `/v1/pets/${created.body.id}`)).body).not.toHaveProperty('status')
+      })
+
+      test('unknown fields are ignored and never stored', async () => {
+        const created = await call('POST', '/v1/pets', {
+          json: { name: 'Kit', categoryId: 1, id: 999, owner: 'me', __proto__: { admin: true } },
+        })
+        expect(created.status).toBe(201)
+        expect(created.body).toEqual({ id: 51, name: 'Kit', categoryId: 1 })
+      })
+
+      test.each([
+        [{ categoryId: 1 }, /name is required/],
+        [{ name: 'Rex' }, /categoryId is required/],
+        [{ name: '', categoryId: 1 }, /name must not be empty/],
+        [{ name: 42, categoryId: 1 }, /name must be a string/],
+        [{ name: 'Rex', categoryId: '1' }, /categoryId must be a number, got the string "1"/],
+        [{ name: 'Rex', categoryId: 1.5 }, /categoryId must be an integer/],
+        [{ name: 'Rex', categoryId: 0 }, /categoryId must be greater than 0/],
+        [{ name: 'Rex', categoryId: 1, status: 'adopted' }, /status must be one of "available", "pending", "sold"/],
+        [{ name: 'Rex', categoryId: 1, status: null }, /status must be one of/],
+        [[{ name: 'Rex', categoryId: 1 }], /must be a JSON object/],
+      ])('%j is 400 validation_failed naming the field and the rule', async (json, message) => {
+        const reply = await call('POST', '/v1/pets', { json })
+        expect(reply.status).toBe(400)
+        expect(reply.body.code).toBe('validation_failed')
+        expect(reply.body.message).toMatch(message)
+        expect((await call('GET', '/__sandbox', { key: null })).body.counts.pets).toBe(50)
+      })
+
+      test('integers past 2^53 are rejected rather than rounded', async () => {
+        const reply = await call('POST', '/v1/pets', { body: '{"name":"Big","categoryId":9007199254740993}', headers: { 'content-type': 'application/json' } })
+        expect(reply.status).toBe(400)
+        expect(reply.body.message).toMatch(/categoryId/)
+      })
+
+      test('a missing body is 400, malformed JSON is 400 invalid_json', async () => {
+        const empty = await call('POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '' })
+        expect(empty.status).toBe(400)
+        expect(empty.body.code).toBe('validation_failed')
+        const broken = await call('POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '{"name": "Rex",' })
+        expect(broken.status).toBe(400)
+        expect(broken.body.code).toBe('invalid_json')
+      })
+
+      test('a body that is not application/json is 415', async () => {
+        const reply = await call('POST', '/v1/pets', { headers: { 'content-type': 'text/plain' }, body: 'name=Rex' })
+        expect(reply.status).toBe(415)
+        expect(reply.body.code).toBe('unsupported_media_type')
+        const charset = await call('POST', '/v1/pets', {
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: '{"name":"Rex","categoryId":1}',
+        })
+        expect(charset.status).toBe(201)
+      })
+
+      test('without a valid key it is 401', async () => {
+        const reply = await call('POST', '/v1/pets', { key: 'nope', json: { name: 'Rex', categoryId: 1 } })
+        expect(reply.status).toBe(401)
+        expect(reply.body.code).toBe('invalid_api_key')
+      })
+    })
+
+    describe('getPet: GET /v1/pets/{petId} (deprecated)', () => {
+      test('answers 200 with the Pet', async () => {
+        const list = await call('GET', '/v1/pets?limit=3')
+        const reply = await call('GET', '/v1/pets/3')
+        expect(reply.status).toBe(200)
+        expect(reply.body).toEqual(list.body[2])
+      })
+
+      test('an unknown id is 404 not_found', async () => {
+        for (const id of ['9999', '0', '-5']) {
+          const reply = await call('GET', `/v1/pets/${id}`)
+          expect(reply.status).toBe(404)
+          expect(reply.body.code).toBe('not_found')
+        }
+      })
+
+      test.each(['abc', '1.5', '1e3', '9007199254740993'])('petId %s is 400 validation_failed', async (id) => {
+        const reply = await call('GET', `/v1/pets/${id}`)
+        expect(reply.status).toBe(400)
+        expect(reply.body.code).toBe('validation_failed')
+        expect(reply.body.message).toMatch(/petId/)
+      })
+
+      test('every response carries Deprecation, Sunset (5 December 2030) and a Link to GET /v1/pets', async () => {
+        for (const [path, key] of [['/v1/pets/1', FREE], ['/v1/pets/9999', FREE], ['/v1/pets/1', null]] as const) {
+          const reply = await call('GET', path, { key })
+          expect(reply.headers.get('deprecation')).toMatch(/^@\d+$/)
+          expect(reply.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+          expect(reply.headers.get('link')).toBe('</v1/pets>; rel="successor-version"')
+        }
+        expect((await call('GET', '/v1/pets')).headers.get('deprecation')).toBeNull()
+      })
+
+      test('once the clock passes 5 December 2030 it is 410 endpoint_removed naming the replacement', async () => {
+        await control('POST', '/__sandbox/clock', { now: '2030-12-04T23:59:59Z' })
+        expect((await call('GET', '/v1/pets/1')).status).toBe(200)
+        await advance(1)
+        const reply = await call('GET', '/v1/pets/1')
+        expect(reply.status).toBe(410)
+        expect(reply.body.code).toBe('endpoint_removed')
+        expect(reply.body.message).toContain('GET /v1/pets with the status filter')
+      })
+
+      test('without a key it is 401', async () => {
+        expect((await call('GET', '/v1/pets/1', { key: null })).status).toBe(401)
+      })
+    })
+
+    describe('other paths under /v1', () => {
+      test('GET /v1/store/orders is 501 not_implemented: the seed shows no shape', async () => {
+        const reply = await call('GET', '/v1/store/orders')
+        expect(reply.status).toBe(501)
+        expect(reply.body.code).toBe('not_implemented')
+      })
+
+      test('an unknown path is a JSON 404, a wrong method a 405 with Allow', async () => {
+        const unknown = await call('GET', '/v1/animals')
+        expect(unknown.status).toBe(404)
+        expect(unknown.body.code).toBe('not_found')
+        const slash = await call('GET', '/v1/pets/')
+        expect(slash.body.message).toContain('no trailing slash')
+        const wrong = await call('DELETE', '/v1/pets/1')
+        expect(wrong.status).toBe(405)
+        expect(wrong.body.code).toBe('method_not_allowed')
+        expect(wrong.headers.get('allow')).toBe('GET')
+        expect((await call('PUT', '/v1/pets')).headers.get('allow')).toBe('GET, POST')
+      })
+    })
+
+    describe('authentication', () => {
+      test.each([
+        [{}, 'missing_api_key'],
+        [{ authorization: 'Basic dXNlcjpwYXNz' }, 'malformed_authorization'],
+        [{ authorization: 'Bearer' }, 'malformed_authorization'],
+        [{ authorization: 'sandbox-free-key' }, 'malformed_authorization'],
+        [{ authorization: 'Bearer not-a-key' }, 'invalid_api_key'],
+        [{ authorization: 'Bearer sandbox-expired-key' }, 'expired_api_key'],
+      ])('%j gives 401 with code %s on every operation', async (headers, code) => {
+        for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']]) {
+          const reply = await call(method as string, path as string, { key: null, headers, json: method === 'POST' ? { name: 'x', categoryId: 1 } : undefined })
+          expect(reply.status).toBe(401)
+          expect(reply.body.code).toBe(code)
+        }
+      })
+
+      test('the scheme name is case-insensitive, as HTTP auth schemes are', async () => {
+        expect((await call('GET', '/v1/pets', { key: null, headers: { authorization: 'bearer sandbox-free-key' } })).status).toBe(200)
+      })
+
+      test('every plan key works', async () => {
+        for (const key of [FREE, PRO, BUSINESS, 'sandbox-enterprise-key']) {
+          expect((await call('GET', '/v1/pets?limit=1', { key })).status).toBe(200)
+        }
+      })
+    })
+
+    describe('rate limits', () => {
+      test('every /v1 response carries the headers; Remaining counts down in the minute window', async () => {
+        const first = await call('GET', '/v1/pets')
+        expect(rate(first)).toEqual({ limit: 60, remaining: 59, reset: NEXT_MINUTE })
+        const second = await call('GET', '/v1/pets/1')
+        expect(rate(second).remaining).toBe(58)
+        const error = await call('GET', '/v1/pets?limit=0')
+        expect(rate(error).remaining).toBe(57)
+      })
+
+      test('requests without a valid key are not counted and show the Free window untouched', async () => {
+        const reply = await call('GET', '/v1/pets', { key: null })
+        expect(rate(reply)).toEqual({ limit: 60, remaining: 60, reset: NEXT_MINUTE })
+        expect(rate(await call('GET', '/v1/pets')).remaining).toBe(59)
+      })
+
+      test('Free: the 61st request of a minute is 429 with Retry-After, the next minute is open again', async () => {
+        const last = await spend(60)
+        expect(rate(last).remaining).toBe(0)
+        const over = await call('GET', '/v1/pets')
+        expect(over.status).toBe(429)
+        expect(over.body.code).toBe('rate_limit_exceeded')
+        expect(over.headers.get('retry-after')).toBe('30')
+        expect(rate(over)).toEqual({ limit: 60, remaining: 0, reset: NEXT_MINUTE })
+        await advance(30)
+        const again = await call('GET', '/v1/pets')
+        expect(again.status).toBe(200)
+        expect(rate(again).remaining).toBe(59)
+      })
+
+      test('Pro allows 300 a minute and Business shows 1,000', async () => {
+        const last = await spend(300, PRO)
+        expect(rate(last)).toMatchObject({ limit: 300, remaining: 0 })
+        expect((await call('GET', '/v1/pets', { key: PRO })).status).toBe(429)
+        expect(rate(await call('GET', '/v1/pets', { key: BUSINESS }))).toMatchObject({ limit: 1000, remaining: 999 })
+      })
+
+      test('Free: 1,000 a day; the headers switch to the day window when it is nearer to exhaustion', async () => {
+        for (let minute = 0; minute < 16; minute++) {
+          await spend(60)
+          await advance(60)
+        }
+        const near = await spend(10)
+        expect(rate(near)).toEqual({ limit: 1000, remaining: 30, reset: NEXT_DAY })
+        await spend(30)
+        const over = await call('GET', '/v1/pets')
+        expect(over.status).toBe(429)
+        expect(rate(over)).toEqual({ limit: 1000, remaining: 0, reset: NEXT_DAY })
+        expect(Number(over.headers.get('retry-after'))).toBe(NEXT_DAY - Date.parse((await control('GET', '/__sandbox/clock')).body.now) / 1000)
+        await control('POST', '/__sandbox/clock', { now: '2027-03-02T00:00:00Z' })
+        expect((await call('GET', '/v1/pets')).status).toBe(200)
+      })
+
+      test('continuing to send after a 429 leads to a temporary ban, which ends', async () => {
+        await spend(60)
+        let reply = await call('GET', '/v1/pets')
+        expect(reply.body.code).toBe('rate_limit_exceeded')
+        for (let attempt = 1; attempt < 10; attempt++) {
+          reply = await call('GET', '/v1/pets')
+          expect(reply.body.code).toBe('rate_limit_exceeded')
+        }
+        reply = await call('GET', '/v1/pets')
+        expect(reply.status).toBe(429)
+        expect(reply.body.code).toBe('api_key_temporarily_banned')
+        expect(reply.headers.get('retry-after')).toBe('300')
+        await advance(60)
+        reply = await call('GET', '/v1/pets')
+        expect(reply.body.code).toBe('api_key_temporarily_banned')
+        expect(reply.headers.get('retry-after')).toBe('240')
+        await advance(240)
+        expect((await call('GET', '/v1/pets')).status).toBe(200)
+      })
+
+      test('a client that waits as Retry-After says is never banned', async () => {
+        for (let round = 0; round < 15; round++) {
+          await spend(60)
+          const over = await call('GET', '/v1/pets')
+          expect(over.body.code).toBe('rate_limit_exceeded')
+          await advance(Number(over.headers.get('retry-after')))
+        }
+        expect((await call('GET', '/v1/pets')).status).toBe(200)
+      })
+    })
+
+    describe('control endpoints', () => {
+      test('GET /__sandbox reports scenario, seed, counts, keys and clock', async () => {
+        const state = (await control('GET', '/__sandbox')).body
+        expect(state).toMatchObject({ scenario: { name: 'default' }, seed: 42, counts: { pets: 50 }, clock: { now: T0, frozen: true } })
+        expect(state.keys.map((key: { key: string }) => key.key)).toEqual([FREE, PRO, BUSINESS, 'sandbox-enterprise-key', 'sandbox-expired-key'])
+      })
+
+      test('reset restores data, windows and the scenario', async () => {
+        await call('POST', '/v1/pets', { json: { name: 'Rex', categoryId: 1 } })
+        await spend(60)
+        await control('PUT', '/__sandbox/scenario', { name: 'missing-pet' })
+        await control('POST', '/__sandbox/reset')
+        const state = (await control('GET', '/__sandbox')).body
+        expect(state.counts.pets).toBe(50)
+        expect(state.scenario.name).toBe('default')
+        expect((await control('GET', '/__sandbox/requests')).body.requests).toEqual([])
+        expect((await call('GET', '/v1/pets/1')).status).toBe(200)
+      })
+
+      test('the journal lists recent requests, newest first, and is bounded', async () => {
+        await call('GET', '/v1/pets?limit=2')
+        await call('GET', '/v1/pets/7')
+        const { requests } = (await control('GET', '/__sandbox/requests')).body
+        expect(requests.slice(0, 2)).toMatchObject([
+          { method: 'GET', path: '/v1/pets/7', status: 200, key: FREE, plan: 'free', deprecated: true },
+          { method: 'GET', path: '/v1/pets?limit=2', status: 200 },
+        ])
+        await spend(110, PRO)
+        expect((await control('GET', '/__sandbox/requests')).body.requests).toHaveLength(100)
+        expect((await control('GET', '/__sandbox/requests?limit=3')).body.requests).toHaveLength(3)
+      })
+
+      test('a bad control request is an Error body naming the fix', async () => {
+        const unknown = await control('PUT', '/__sandbox/scenario', { name: 'nope' })
+        expect(unknown.status).toBe(400)
+        expect(unknown.body.code).toBe('unknown_scenario')
+        expect(unknown.body.message).toContain('rate-limited')
+        const clock = await control('POST', '/__sandbox/clock', { advanceSeconds: 'soon' })
+        expect(clock.status).toBe(400)
+        expect(clock.body.message).toContain('advanceSeconds')
+        expect((await control('GET', '/__sandbox/nothing')).status).toBe(404)
+      })
+    })
+
+    describe('scenarios over HTTP', () => {
+      test('the X-Sandbox-Scenario header applies to that request only', async () => {
+        const missing = await call('GET', '/v1/pets/1', { headers: { 'x-sandbox-scenario': 'missing-pet' } })
+        expect(missing.status).toBe(404)
+        expect((await call('GET', '/v1/pets/1')).status).toBe(200)
+        const empty = await call('GET', '/v1/pets', { headers: { 'x-sandbox-scenario': 'empty-store' } })
+        expect(empty.body).toEqual([])
+        expect((await call('GET', '/v1/pets')).body).toHaveLength(20)
+      })
+
+      test('an unknown scenario header is 400 unknown_scenario listing the known ones', async () => {
+        const reply = await call('GET', '/v1/pets', { headers: { 'x-sandbox-scenario': '../../etc/passwd' } })
+        expect(reply.status).toBe(400)
+        expect(reply.body.code).toBe('unknown_scenario')
+        expect(reply.body.message).toContain('missing-pet')
+      })
+
+      test('rate-limited: 429 from the first request, Remaining 0, then a ban', async () => {
+        await control('PUT', '/__sandbox/scenario', { name: 'rate-limited' })
+        const first = await call('GET', '/v1/pets')
+        expect(first.status).toBe(429)
+        expect(first.body.code).toBe('rate_limit_exceeded')
+        expect(rate(first).remaining).toBe(0)
+        let reply = first
+        for (let attempt = 0; attempt < 10; attempt++) reply = await call('GET', '/v1/pets')
+        expect(reply.body.code).toBe('api_key_temporarily_banned')
+      })
+
+      test('expired-key: every key answers 401 expired_api_key', async () => {
+        await control('PUT', '/__sandbox/scenario', { name: 'expired-key' })
+        for (const key of [FREE, PRO]) {
+          const reply = await call('GET', '/v1/pets', { key })
+          expect(reply.status).toBe(401)
+          expect(reply.body.code).toBe('expired_api_key')
+        }
+      })
+
+      test('missing-pet: getPet is 404 for every id, listing still works', async () => {
+        await control('PUT', '/__sandbox/scenario', { name: 'missing-pet' })
+        expect((await call('GET', '/v1/pets/1')).body.code).toBe('not_found')
+        expect((await call('GET', '/v1/pets')).status).toBe(200)
+      })
+
+      test('rate-limit-countdown: 5 a minute, then 429, then recovery', async () => {
+        await control('PUT', '/__sandbox/scenario', { name: 'rate-limit-countdown' })
+        const remaining = []
+        for (let index = 0; index < 5; index++) remaining.push(rate(await call('GET', '/v1/pets')).remaining)
+        expect(remaining).toEqual([4, 3, 2, 1, 0])
+        expect((await call('GET', '/v1/pets')).status).toBe(429)
+        await advance(30)
+        expect((await call('GET', '/v1/pets')).status).toBe(200)
+      })
+
+      test('empty-store: its own world, creates stay in it', async () => {
+        await control('PUT', '/__sandbox/scenario', { name: 'empty-store' })
+        expect((await call('GET', '/v1/pets')).body).toEqual([])
+        const created = await call('POST', '/v1/pets', { json: { name: 'First', categoryId: 1 } })
+        expect(created.body.id).toBe(1)
+        expect((await call('GET', '/v1/pets')).body).toEqual([created.body])
+        await control('PUT', '/__sandbox/scenario', { name: 'default' })
+        expect((await call('GET', '/v1/pets?limit=100')).body).toHaveLength(50)
+      })
+    })
+  })
+}
