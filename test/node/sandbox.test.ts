@@ -1,0 +1,172 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getResponse } from 'msw'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { createSandbox, SandboxError, setupSandboxServer } from 'petstore-sandbox/node'
+
+const auth = { authorization: 'Bearer sandbox-free-key' }
+const server = setupSandboxServer({ seed: 42, clock: { now: '2027-01-01T00:00:00Z', frozen: true } })
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+async function firstPage(options: Parameters<typeof createSandbox>[0]) {
+  const sandbox = createSandbox(options)
+  const response = await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets?limit=20', { headers: auth }))
+  return response?.text()
+}
+
+describe('seeded data', () => {
+  test('the same options give the same pets, byte for byte; another seed gives others', async () => {
+    const first = await firstPage({ seed: 7 })
+    expect(await firstPage({ seed: 7 })).toBe(first)
+    expect(await firstPage({ seed: 8 })).not.toBe(first)
+  })
+
+  test('count sets how many pets are seeded', async () => {
+    const sandbox = createSandbox({ count: 3 })
+    await sandbox.ready
+    expect(sandbox.db.pets.count()).toBe(3)
+    expect(sandbox.state().counts.pets).toBe(3)
+  })
+
+  test('fixtures replace faker with fixed records; explicit ids are kept, the rest follow the largest so far', async () => {
+    const sandbox = createSandbox({
+      fixtures: { pets: [{ id: 10, name: 'Rex', categoryId: 1, status: 'sold' }, { name: 'Tom', categoryId: 2 }] },
+    })
+    const response = await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: auth }))
+    expect(await response?.json()).toEqual([
+      { id: 10, name: 'Rex', categoryId: 1, status: 'sold' },
+      { id: 11, name: 'Tom', categoryId: 2 },
+    ])
+  })
+
+  test('fixtures may replace the demo keys and plans', async () => {
+    const sandbox = createSandbox({
+      fixtures: { apiKeys: { plans: { team: { perMinute: 2, perDay: 10 } }, keys: [{ key: 'team-key', plan: 'team' }] } },
+    })
+    const call = () =>
+      getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: { authorization: 'Bearer team-key' } }))
+    expect((await call())?.headers.get('x-ratelimit-limit')).toBe('2')
+    await call()
+    expect((await call())?.status).toBe(429)
+  })
+})
+
+describe('the in-test runtime', () => {
+  test('production and staging base addresses both work by default', async () => {
+    for (const origin of ['https://api.petstore.example', 'https://staging.petstore.example']) {
+      expect((await fetch(`${origin}/v1/pets?limit=1`, { headers: auth })).status).toBe(200)
+    }
+  })
+
+  test('resetHandlers() resets the sandbox: created pets, windows, scenario', async () => {
+    await fetch('https://x.test/v1/pets', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    })
+    server.sandbox.useScenario('missing-pet')
+    server.resetHandlers()
+    expect(server.sandbox.scenario.name).toBe('default')
+    const list = await (await fetch('https://x.test/v1/pets?limit=100', { headers: auth })).json()
+    expect(list).toHaveLength(50)
+    expect((await fetch('https://x.test/v1/pets', { headers: auth })).headers.get('x-ratelimit-remaining')).toBe('58')
+  })
+
+  test('useScenario() in code switches every following request', async () => {
+    server.sandbox.useScenario('expired-key')
+    const reply = await fetch('https://x.test/v1/pets', { headers: auth })
+    expect(reply.status).toBe(401)
+    expect((await reply.json()).code).toBe('expired_api_key')
+  })
+
+  test('the clock is controllable from code', async () => {
+    server.sandbox.clock.set('2031-01-01T00:00:00Z')
+    expect((await fetch('https://x.test/v1/pets/1', { headers: auth })).status).toBe(410)
+  })
+
+  test('the DB is the @msw/data collection tests can query', async () => {
+    await server.sandbox.ready
+    const sold = server.sandbox.db.pets.findMany((q) => q.where({ status: 'sold' }))
+    const listed = await (await fetch('https://x.test/v1/pets?status=sold&limit=100', { headers: auth })).json()
+    expect(listed).toEqual(sold.map((pet) => ({ ...pet })))
+  })
+})
+
+describe('options', () => {
+  test('baseUrl narrows the handlers to one base address', async () => {
+    const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
+    expect(await getResponse(sandbox.handlers, new Request('https://api.example.com/v1/pets', { headers: auth }))).toBeDefined()
+    expect(await getResponse(sandbox.handlers, new Request('https://other.example.com/v1/pets', { headers: auth }))).toBeUndefined()
+    expect(await getResponse(sandbox.handlers, new Request('https://api.example.com/__sandbox'))).toBeDefined()
+  })
+
+  test('latency delays /v1 responses', async () => {
+    const sandbox = createSandbox({ latency: 60 })
+    const started = performance.now()
+    await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: auth }))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55)
+  })
+
+  test.each([
+    [{ count: -1 }, /option count/],
+    [{ seed: 1.5 }, /option seed/],
+    [{ baseUrl: 'api.example.com' }, /baseUrl.*neither an absolute URL/],
+    [{ scenario: 'nope' }, /no scenario named "nope".*Use one of: default, rate-limited/],
+    [{ clock: { now: 'yesterday' } }, /"yesterday" is not a date/],
+    [{ fixtures: { pets: [{ name: 'Rex' }] } }, /pets\[0\]\.categoryId is required/],
+    [{ fixtures: { apiKeys: { plans: {}, keys: [{ key: 'k', plan: 'gold' }] } } }, /plan "gold" is not one of the plans/],
+  ])('%j throws a SandboxError naming the field and the fix', (options, message) => {
+    let thrown: unknown
+    try {
+      createSandbox(options as never)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(SandboxError)
+    expect((thrown as Error).message).toMatch(/^Failed to /)
+    expect((thrown as Error).message).toMatch(message)
+  })
+})
+
+describe('scenario files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scenarios-'))
+
+  test('a path loads the file and makes its name selectable', async () => {
+    const file = join(dir, 'flaky.json')
+    writeFileSync(
+      file,
+      JSON.stringify({ name: 'flaky-create', description: 'createPet fails', errors: { createPet: { status: 503, code: 'service_unavailable' } } }),
+    )
+    const local = setupSandboxServer({ scenario: file })
+    expect(local.sandbox.scenario.name).toBe('flaky-create')
+    const reply = await getResponse(local.sandbox.handlers, new Request('https://x.test/v1/pets', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    }))
+    expect(reply?.status).toBe(503)
+    expect(await reply?.json()).toMatchObject({ code: 'service_unavailable', status: 503 })
+  })
+
+  test.each([
+    ['typo.json', { name: 'typo', description: 'x', latncy: 5 }, /typo\.json: scenario has unknown field\(s\) "latncy".*allowed fields are name, description, auth/],
+    ['bad-status.json', { name: 'bad', description: 'x', errors: { getPet: { status: 200, code: 'ok' } } }, /bad-status\.json: errors\.getPet\.status must be at least 400/],
+    ['bad-op.json', { name: 'bad', description: 'x', errors: { deletePet: { status: 404, code: 'x' } } }, /errors/],
+    ['no-name.json', { description: 'x' }, /no-name\.json: name is required/],
+  ])('%s with a mistake names the file, the field and what is allowed', (file, content, message) => {
+    const path = join(dir, file)
+    writeFileSync(path, JSON.stringify(content))
+    expect(() => setupSandboxServer({ scenario: path })).toThrow(message)
+  })
+
+  test('broken JSON and a missing file name the file', () => {
+    const path = join(dir, 'broken.json')
+    writeFileSync(path, '{"name": ')
+    expect(() => setupSandboxServer({ scenario: path })).toThrow(/broken\.json: it is not valid JSON/)
+    expect(() => setupSandboxServer({ scenario: join(dir, 'absent.json') })).toThrow(/absent\.json: the file does not exist/)
+  })
+})
