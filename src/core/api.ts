@@ -6,7 +6,7 @@ import { deprecationHeaders, GET_PET_SUNSET } from './deprecation.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { Plan } from './fixtures.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
-import { errorResponse, jsonResponse, type HeaderMap } from './responses.js'
+import { errorResponse, jsonResponse, type ApiErrorCode, type HeaderMap } from './responses.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
 import {
   isJsonMediaType,
@@ -114,6 +114,51 @@ export async function handleApiRequest(ctx: ApiContext, request: Request): Promi
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   })
   return response
+}
+
+/**
+ * Answers a request the transport refused before the API could read it (a body over the
+ * server's size limit): the Error body with the caller's rate-limit headers, peeked and
+ * not counted, plus a journal entry, so such a response looks like every other /v1 one.
+ */
+export function answerRefusedRequest(
+  ctx: ApiContext,
+  request: Request,
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+): Response {
+  const url = new URL(request.url)
+  const matched = matchBase(ctx.bases, url, (base) => base.path)
+  if (!matched) return errorResponse(status, code, message, {})
+  const method = request.method.toUpperCase()
+  const found = route(method, matched.rest)
+  const operation = found.kind === 'operation' ? found.operation : undefined
+  const requested = request.headers.get(SCENARIO_HEADER)?.trim()
+  const scenario =
+    requested && ctx.registry.has(requested) ? ctx.registry.get(requested) : ctx.activeScenario()
+  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
+  const known = auth.key
+  const policy = known
+    ? policyFor(ctx, scenario, known.plan, known.planName)
+    : policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name)
+  const headers: HeaderMap = {
+    ...ctx.limiter.peek(known?.key, policy, ctx.clock.now()),
+    ...(operation === 'getPet' ? deprecationHeaders(matched.base.path) : {}),
+  }
+  ctx.journal.add({
+    at: new Date(ctx.clock.now()).toISOString(),
+    method,
+    path: `${url.pathname}${url.search}`,
+    scenario: scenario.name,
+    status,
+    durationMs: 0,
+    code,
+    ...(operation ? { operation } : {}),
+    ...(known ? { key: known.key, plan: known.planName } : {}),
+    ...(operation === 'getPet' ? { deprecated: true as const } : {}),
+  })
+  return errorResponse(status, code, message, headers)
 }
 
 async function answer(

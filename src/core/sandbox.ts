@@ -1,6 +1,6 @@
 import type { Collection } from '@msw/data'
 import type { HttpHandler } from 'msw'
-import type { ApiContext } from './api.js'
+import { answerRefusedRequest, type ApiContext } from './api.js'
 import { createKeyIndex } from './auth.js'
 import { parseBaseUrls, type ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
@@ -10,6 +10,7 @@ import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fi
 import { createHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { RateLimiter } from './rate-limit.js'
+import type { ApiErrorCode } from './responses.js'
 import type { Pet, petSchema } from './schemas.js'
 import {
   BUILT_IN_SCENARIOS,
@@ -108,6 +109,11 @@ export interface Sandbox {
   exportState(): PersistedState
   /** Replaces the default data's pets with persisted ones (validated). */
   importState(state: unknown, source?: string): Promise<void>
+  /**
+   * The answer to a request a server refused before the API read it (e.g. 413): the
+   * Error body, the caller's rate-limit headers (not counted) and a journal entry.
+   */
+  refuse(request: Request, status: number, code: ApiErrorCode, message: string): Response
 }
 
 const optionsSchema = z.object({
@@ -286,6 +292,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       pending = main.restore(parsed.data.pets)
       await pending
     },
+    refuse: (request, status, code, message) =>
+      answerRefusedRequest(ctx, request, status, code, message),
   }
 
   ;(sandbox as { handlers: HttpHandler[] }).handlers = createHandlers(sandbox, ctx)
