@@ -2,4 +2,5 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 
 mkdirSync('dist', { recursive: true })
-if (existsSync('src/core/openapi.json')) copyFileSync('src/core/openapi.json', 'dist/openapi.json')
+if (existsSync('src/core/openapi.json'))
+  copyFileSync('src/core/openapi.json', 'dist/openapi.json')

@@ -1,6 +1,16 @@
 export { createSandbox, DEFAULT_COUNT, DEFAULT_SEED } from './core/sandbox.js'
-export type { Sandbox, SandboxOptions, SandboxState, PersistedState } from './core/sandbox.js'
-export { defineScenario, BUILT_IN_SCENARIOS, SCENARIO_NAMES, OPERATIONS } from './core/scenarios.js'
+export type {
+  Sandbox,
+  SandboxOptions,
+  SandboxState,
+  PersistedState,
+} from './core/sandbox.js'
+export {
+  defineScenario,
+  BUILT_IN_SCENARIOS,
+  SCENARIO_NAMES,
+  OPERATIONS,
+} from './core/scenarios.js'
 export type { Scenario, Latency, ForcedError, Operation } from './core/scenarios.js'
 export { SandboxError } from './core/errors.js'
 export type { SandboxErrorCode } from './core/errors.js'

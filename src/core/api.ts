@@ -6,7 +6,12 @@ import { deprecationHeaders, GET_PET_SUNSET } from './deprecation.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { Plan } from './fixtures.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
-import { errorResponse, jsonResponse, type ApiErrorCode, type HeaderMap } from './responses.js'
+import {
+  errorResponse,
+  jsonResponse,
+  type ApiErrorCode,
+  type HeaderMap,
+} from './responses.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
 import {
   isJsonMediaType,
@@ -51,14 +56,18 @@ export function route(method: string, rest: string): Route {
   }
   const item = /^\/pets\/([^/]+)$/.exec(rest)
   if (item) {
-    if (method === 'GET') return { kind: 'operation', operation: 'getPet', petId: item[1] as string }
+    if (method === 'GET')
+      return { kind: 'operation', operation: 'getPet', petId: item[1] as string }
     return { kind: 'method-not-allowed', allow: 'GET' }
   }
   if (rest === '/store/orders') {
     if (method === 'GET') return { kind: 'not-implemented' }
     return { kind: 'method-not-allowed', allow: 'GET' }
   }
-  const hint = rest.endsWith('/') && rest.length > 1 ? ` Did you mean ${rest.replace(/\/+$/, '')} (no trailing slash)?` : ''
+  const hint =
+    rest.endsWith('/') && rest.length > 1
+      ? ` Did you mean ${rest.replace(/\/+$/, '')} (no trailing slash)?`
+      : ''
   return { kind: 'not-found', hint }
 }
 
@@ -67,7 +76,10 @@ export function route(method: string, rest: string): Route {
  * follows: scenario, authentication, rate limit, then routing and validation, so every
  * response, errors included, carries the rate-limit headers.
  */
-export async function handleApiRequest(ctx: ApiContext, request: Request): Promise<Response> {
+export async function handleApiRequest(
+  ctx: ApiContext,
+  request: Request,
+): Promise<Response> {
   const started = performance.now()
   const url = new URL(request.url)
   const matched = matchBase(ctx.bases, url, (base) => base.path)
@@ -76,7 +88,8 @@ export async function handleApiRequest(ctx: ApiContext, request: Request): Promi
   const method = request.method.toUpperCase()
   const found = route(method, rest)
   const operation = found.kind === 'operation' ? found.operation : undefined
-  const extraHeaders: HeaderMap = operation === 'getPet' ? deprecationHeaders(apiBase) : {}
+  const extraHeaders: HeaderMap =
+    operation === 'getPet' ? deprecationHeaders(apiBase) : {}
 
   const entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'> = {
     at: new Date(ctx.clock.now()).toISOString(),
@@ -92,7 +105,14 @@ export async function handleApiRequest(ctx: ApiContext, request: Request): Promi
   const requested = request.headers.get(SCENARIO_HEADER)
   let response: Response
   if (requested !== null && !ctx.registry.has(requested.trim())) {
-    const headers = { ...ctx.limiter.peek(undefined, policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name), ctx.clock.now()), ...extraHeaders }
+    const headers = {
+      ...ctx.limiter.peek(
+        undefined,
+        policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name),
+        ctx.clock.now(),
+      ),
+      ...extraHeaders,
+    }
     response = errorResponse(
       400,
       'unknown_scenario',
@@ -102,7 +122,16 @@ export async function handleApiRequest(ctx: ApiContext, request: Request): Promi
   } else {
     if (requested !== null) scenario = ctx.registry.get(requested.trim())
     entry.scenario = scenario.name
-    response = await answer(ctx, request, url, scenario, found, apiBase, extraHeaders, entry)
+    response = await answer(
+      ctx,
+      request,
+      url,
+      scenario,
+      found,
+      apiBase,
+      extraHeaders,
+      entry,
+    )
   }
 
   const latency = scenario.latency ?? ctx.latency
@@ -136,7 +165,9 @@ export function answerRefusedRequest(
   const operation = found.kind === 'operation' ? found.operation : undefined
   const requested = request.headers.get(SCENARIO_HEADER)?.trim()
   const scenario =
-    requested && ctx.registry.has(requested) ? ctx.registry.get(requested) : ctx.activeScenario()
+    requested && ctx.registry.has(requested)
+      ? ctx.registry.get(requested)
+      : ctx.activeScenario()
   const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
   const known = auth.key
   const policy = known
@@ -308,7 +339,12 @@ function scenarioPlanLabel(key: KnownKey) {
   return key.plan.label ?? key.planName
 }
 
-function policyFor(ctx: ApiContext, scenario: Scenario, plan: Plan, planName: string): RateLimitPolicy {
+function policyFor(
+  ctx: ApiContext,
+  scenario: Scenario,
+  plan: Plan,
+  planName: string,
+): RateLimitPolicy {
   const override = scenario.rateLimits?.plans?.[planName]
   return {
     limits: override ?? plan,

@@ -15,7 +15,10 @@ export type AuthResult =
       ok: false
       code: Extract<
         ApiErrorCode,
-        'missing_api_key' | 'malformed_authorization' | 'invalid_api_key' | 'expired_api_key'
+        | 'missing_api_key'
+        | 'malformed_authorization'
+        | 'invalid_api_key'
+        | 'expired_api_key'
       >
       message: string
       /** The key, when the token names a known one (its plan's headers are reported). */
@@ -48,7 +51,8 @@ export function authenticate(
   keys: Map<string, KnownKey>,
   auth: Scenario['auth'],
 ): AuthResult {
-  const example = 'Send "Authorization: Bearer sandbox-free-key" (demo keys: GET /__sandbox).'
+  const example =
+    'Send "Authorization: Bearer sandbox-free-key" (demo keys: GET /__sandbox).'
   if (header === null || header.trim() === '') {
     return {
       ok: false,

@@ -14,8 +14,11 @@ const ANY_ORIGIN = '[a-z][a-z0-9+.-]*://[^/]+'
  * Parses the `baseUrl` option: a full base address (`https://api.example.com/v1`) or a
  * path (`/v1`, matched on any origin). Both of the seed's base addresses end in `/v1`.
  */
-export function parseBaseUrls(baseUrl: string | readonly string[] | undefined): ApiBase[] {
-  const list = baseUrl === undefined ? ['/v1'] : typeof baseUrl === 'string' ? [baseUrl] : baseUrl
+export function parseBaseUrls(
+  baseUrl: string | readonly string[] | undefined,
+): ApiBase[] {
+  const list =
+    baseUrl === undefined ? ['/v1'] : typeof baseUrl === 'string' ? [baseUrl] : baseUrl
   if (list.length === 0) {
     throw SandboxError.for(
       'INVALID_OPTION',
@@ -62,7 +65,8 @@ function escape(text: string) {
 /** One RegExp that matches every URL under any of the bases, plus `suffix` paths. */
 export function basePattern(bases: ApiBase[], pathOf: (base: ApiBase) => string): RegExp {
   const alternatives = bases.map(
-    (base) => `${base.origin ? escape(base.origin) : ANY_ORIGIN}${escape(pathOf(base))}(?:/.*)?`,
+    (base) =>
+      `${base.origin ? escape(base.origin) : ANY_ORIGIN}${escape(pathOf(base))}(?:/.*)?`,
   )
   return new RegExp(`^(?:${alternatives.join('|')})$`)
 }

@@ -58,8 +58,12 @@ export function toEpochMs(instant: string | number | Date, field: string): numbe
 }
 
 /** Creates a sandbox clock. `realNow` is injectable so the clock itself is testable. */
-export function createClock(options: ClockOptions = {}, realNow = () => Date.now()): Clock {
-  const start = options.now === undefined ? undefined : toEpochMs(options.now, 'clock.now')
+export function createClock(
+  options: ClockOptions = {},
+  realNow = () => Date.now(),
+): Clock {
+  const start =
+    options.now === undefined ? undefined : toEpochMs(options.now, 'clock.now')
   let offset = 0
   let frozenAt: number | undefined
 

@@ -12,13 +12,21 @@ const CONTROL_ENDPOINTS =
  * The control API (`/__sandbox`), served by every runtime through the same handlers.
  * Its errors use the API's Error body too; it never reads files.
  */
-export async function handleControlRequest(sandbox: Sandbox, request: Request): Promise<Response> {
+export async function handleControlRequest(
+  sandbox: Sandbox,
+  request: Request,
+): Promise<Response> {
   const url = new URL(request.url)
   const matched = matchBase(sandbox.bases, url, () => CONTROL_PATH)
   const rest = matched ? matched.rest : ''
   const method = request.method.toUpperCase()
   const notAllowed = (allow: string) =>
-    errorResponse(405, 'method_not_allowed', `${method} is not allowed on ${url.pathname}; allowed: ${allow}.`, { allow })
+    errorResponse(
+      405,
+      'method_not_allowed',
+      `${method} is not allowed on ${url.pathname}; allowed: ${allow}.`,
+      { allow },
+    )
 
   await sandbox.ready
   try {
@@ -38,10 +46,20 @@ export async function handleControlRequest(sandbox: Sandbox, request: Request): 
         if (!body.ok) return body.response
         const name = (body.value as { name?: unknown } | null)?.name
         if (typeof name !== 'string') {
-          return errorResponse(400, 'validation_failed', `Invalid body: name must be a string, e.g. {"name":"rate-limited"}. ${sandbox.scenarios.hint()}`, {})
+          return errorResponse(
+            400,
+            'validation_failed',
+            `Invalid body: name must be a string, e.g. {"name":"rate-limited"}. ${sandbox.scenarios.hint()}`,
+            {},
+          )
         }
         if (!sandbox.scenarios.has(name)) {
-          return errorResponse(400, 'unknown_scenario', `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`, {})
+          return errorResponse(
+            400,
+            'unknown_scenario',
+            `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
+            {},
+          )
         }
         sandbox.useScenario(name)
         return jsonResponse(200, scenarioState(sandbox))
@@ -60,15 +78,26 @@ export async function handleControlRequest(sandbox: Sandbox, request: Request): 
         const raw = url.searchParams.get('limit')
         const limit = raw === null ? undefined : Number(raw)
         if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
-          return errorResponse(400, 'validation_failed', `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`, {})
+          return errorResponse(
+            400,
+            'validation_failed',
+            `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`,
+            {},
+          )
         }
         return jsonResponse(200, { requests: sandbox.journal.recent(limit) })
       }
       default:
-        return errorResponse(404, 'not_found', `No control endpoint at ${url.pathname}. The control API has ${CONTROL_ENDPOINTS}.`, {})
+        return errorResponse(
+          404,
+          'not_found',
+          `No control endpoint at ${url.pathname}. The control API has ${CONTROL_ENDPOINTS}.`,
+          {},
+        )
     }
   } catch (error) {
-    if (error instanceof SandboxError) return errorResponse(400, 'validation_failed', error.message, {})
+    if (error instanceof SandboxError)
+      return errorResponse(400, 'validation_failed', error.message, {})
     throw error
   }
 }
@@ -84,21 +113,39 @@ function scenarioState(sandbox: Sandbox) {
 function applyClock(sandbox: Sandbox, body: unknown): string | undefined {
   const usage =
     'Send {"advanceSeconds": 60}, {"now": "2031-01-01T00:00:00Z"}, {"freeze": true} or {"reset": true}; "now" and "freeze" may be combined.'
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `Invalid body. ${usage}`
-  const { advanceSeconds, now, freeze, reset, ...unknown } = body as Record<string, unknown>
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return `Invalid body. ${usage}`
+  const { advanceSeconds, now, freeze, reset, ...unknown } = body as Record<
+    string,
+    unknown
+  >
   const extra = Object.keys(unknown)
-  if (extra.length > 0) return `Invalid body: unknown field(s) ${extra.join(', ')}. ${usage}`
-  if (advanceSeconds === undefined && now === undefined && freeze === undefined && reset === undefined) {
+  if (extra.length > 0)
+    return `Invalid body: unknown field(s) ${extra.join(', ')}. ${usage}`
+  if (
+    advanceSeconds === undefined &&
+    now === undefined &&
+    freeze === undefined &&
+    reset === undefined
+  ) {
     return `Invalid body: nothing to do. ${usage}`
   }
-  if (advanceSeconds !== undefined && (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds))) {
+  if (
+    advanceSeconds !== undefined &&
+    (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds))
+  ) {
     return `Invalid body: advanceSeconds must be a number of seconds, e.g. 60. ${usage}`
   }
-  if (now !== undefined && (typeof now !== 'string' || !Number.isFinite(Date.parse(now)))) {
+  if (
+    now !== undefined &&
+    (typeof now !== 'string' || !Number.isFinite(Date.parse(now)))
+  ) {
     return `Invalid body: now must be an ISO 8601 date such as "2031-01-01T00:00:00Z". ${usage}`
   }
-  if (freeze !== undefined && typeof freeze !== 'boolean') return `Invalid body: freeze must be true or false. ${usage}`
-  if (reset !== undefined && reset !== true) return `Invalid body: reset must be true. ${usage}`
+  if (freeze !== undefined && typeof freeze !== 'boolean')
+    return `Invalid body: freeze must be true or false. ${usage}`
+  if (reset !== undefined && reset !== true)
+    return `Invalid body: reset must be true. ${usage}`
   if (reset) sandbox.clock.reset()
   if (freeze === true) sandbox.clock.freeze()
   if (freeze === false) sandbox.clock.unfreeze()
@@ -107,14 +154,21 @@ function applyClock(sandbox: Sandbox, body: unknown): string | undefined {
   return undefined
 }
 
-async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+async function readJson(
+  request: Request,
+): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text()
   try {
     return { ok: true, value: text.trim() === '' ? null : JSON.parse(text) }
   } catch (error) {
     return {
       ok: false,
-      response: errorResponse(400, 'invalid_json', `The body is not valid JSON (${(error as Error).message.slice(0, 120)}).`, {}),
+      response: errorResponse(
+        400,
+        'invalid_json',
+        `The body is not valid JSON (${(error as Error).message.slice(0, 120)}).`,
+        {},
+      ),
     }
   }
 }

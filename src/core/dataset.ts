@@ -88,7 +88,11 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
     },
     count: () => pets.count(),
     reset: () => (ready = load(initial())),
-    created: () => pets.all().slice(loaded).map((pet) => ({ ...pet })),
+    created: () =>
+      pets
+        .all()
+        .slice(loaded)
+        .map((pet) => ({ ...pet })),
     snapshot: () => pets.all().map((pet) => ({ ...pet })),
     restore: (records) => (ready = load(records)),
   }

@@ -27,7 +27,12 @@ export const apiKeysFixtureSchema = z.strictObject({
 })
 
 export const categoriesFixtureSchema = z
-  .array(z.strictObject({ id: z.number().int().positive().max(MAX_SAFE_ID), name: z.string().min(1) }))
+  .array(
+    z.strictObject({
+      id: z.number().int().positive().max(MAX_SAFE_ID),
+      name: z.string().min(1),
+    }),
+  )
   .min(1)
 
 /** A fixed pet: an explicit `id` is kept, otherwise ids follow in order. */
@@ -67,7 +72,10 @@ export interface ResolvedFixtures {
  * Validates fixtures and fills in the bundled defaults. `source` names the file (or
  * option) in error messages.
  */
-export function resolveFixtures(fixtures: unknown, source = 'options.fixtures'): ResolvedFixtures {
+export function resolveFixtures(
+  fixtures: unknown,
+  source = 'options.fixtures',
+): ResolvedFixtures {
   const parsed = fixturesSchema.safeParse(fixtures ?? {}, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(

@@ -11,11 +11,13 @@ import type { Sandbox } from './sandbox.js'
  */
 export function createHandlers(sandbox: Sandbox, ctx: ApiContext): HttpHandler[] {
   return [
-    http.all(basePattern(sandbox.bases, () => CONTROL_PATH), ({ request }) =>
-      handleControlRequest(sandbox, request),
+    http.all(
+      basePattern(sandbox.bases, () => CONTROL_PATH),
+      ({ request }) => handleControlRequest(sandbox, request),
     ),
-    http.all(basePattern(sandbox.bases, (base) => base.path), ({ request }) =>
-      handleApiRequest(ctx, request),
+    http.all(
+      basePattern(sandbox.bases, (base) => base.path),
+      ({ request }) => handleApiRequest(ctx, request),
     ),
   ]
 }

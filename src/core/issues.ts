@@ -4,15 +4,24 @@ import type { z } from 'zod'
  * Renders zod issues as "field: rule" phrases, so both API error messages and thrown
  * SandboxErrors name the field and what is allowed.
  */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], root = 'body'): string {
-  return issues.map((issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`).join('; ')
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  root = 'body',
+): string {
+  return issues
+    .map((issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`)
+    .join('; ')
 }
 
 export function fieldPath(path: readonly PropertyKey[], root: string): string {
   if (path.length === 0) return root
   return path
     .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+      typeof part === 'number'
+        ? `[${part}]`
+        : index === 0
+          ? String(part)
+          : `.${String(part)}`,
     )
     .join('')
 }
@@ -47,7 +56,11 @@ function article(expected: string): string {
 export function typeName(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value))
+  if (
+    typeof value === 'number' &&
+    !Number.isSafeInteger(value) &&
+    Number.isInteger(value)
+  )
     return 'an integer past 2^53'
   if (typeof value === 'string') return `the string ${JSON.stringify(truncate(value))}`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`

@@ -67,11 +67,18 @@ export class RateLimiter {
     const { limits, ban } = policy
 
     if (state.bannedUntil > now) {
-      return this.#deny('api_key_temporarily_banned', state, limits, now, state.bannedUntil, {
-        ignored: true,
-        bannedNow: false,
-        window: 'minute',
-      })
+      return this.#deny(
+        'api_key_temporarily_banned',
+        state,
+        limits,
+        now,
+        state.bannedUntil,
+        {
+          ignored: true,
+          bannedNow: false,
+          window: 'minute',
+        },
+      )
     }
 
     const ignoring = state.waitUntil > now
@@ -80,11 +87,18 @@ export class RateLimiter {
       if (state.ignored >= ban.afterIgnoredRetries) {
         state.bannedUntil = now + ban.durationSeconds * 1000
         state.waitUntil = state.bannedUntil
-        return this.#deny('api_key_temporarily_banned', state, limits, now, state.bannedUntil, {
-          ignored: true,
-          bannedNow: true,
-          window: 'minute',
-        })
+        return this.#deny(
+          'api_key_temporarily_banned',
+          state,
+          limits,
+          now,
+          state.bannedUntil,
+          {
+            ignored: true,
+            bannedNow: true,
+            window: 'minute',
+          },
+        )
       }
     } else {
       state.ignored = 0
@@ -164,7 +178,11 @@ export class RateLimiter {
     if (dayRemaining < minuteRemaining) {
       return rateLimitHeaders(limits.perDay, dayRemaining, state.dayStart + DAY_MS)
     }
-    return rateLimitHeaders(limits.perMinute, minuteRemaining, state.minuteStart + MINUTE_MS)
+    return rateLimitHeaders(
+      limits.perMinute,
+      minuteRemaining,
+      state.minuteStart + MINUTE_MS,
+    )
   }
 
   #deny(
@@ -184,12 +202,19 @@ export class RateLimiter {
       ignoredRetryAfter: details.ignored,
       bannedNow: details.bannedNow,
       window: details.window,
-      headers: { ...rateLimitHeaders(limit, 0, until), 'retry-after': String(retryAfterSeconds) },
+      headers: {
+        ...rateLimitHeaders(limit, 0, until),
+        'retry-after': String(retryAfterSeconds),
+      },
     }
   }
 }
 
-export function rateLimitHeaders(limit: number, remaining: number, resetAtMs: number): HeaderMap {
+export function rateLimitHeaders(
+  limit: number,
+  remaining: number,
+  resetAtMs: number,
+): HeaderMap {
   return {
     'x-ratelimit-limit': String(limit),
     'x-ratelimit-remaining': String(remaining),

@@ -25,7 +25,11 @@ export type ApiErrorCode =
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
 
 /** A JSON response with the given headers (rate-limit headers among them). */
-export function jsonResponse(status: number, body: unknown, headers: HeaderMap = {}): Response {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: HeaderMap = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { ...JSON_HEADERS, ...headers },

@@ -60,7 +60,13 @@ export interface SandboxState {
   seed: number
   count: number
   counts: { pets: number }
-  keys: Array<{ key: string; plan: string; perMinute: number; perDay: number; expired: boolean }>
+  keys: Array<{
+    key: string
+    plan: string
+    perMinute: number
+    perDay: number
+    expired: boolean
+  }>
   clock: { now: string; frozen: boolean }
   baseUrls: string[]
 }
@@ -159,7 +165,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     startup = parseScenario(options.scenario, 'options.scenario')
     registry.add(startup)
   } else {
-    startup = registry.get(options.scenario ?? 'default', 'select the startup scenario (options.scenario)')
+    startup = registry.get(
+      options.scenario ?? 'default',
+      'select the startup scenario (options.scenario)',
+    )
   }
   let active = startup
   let keys = createKeyIndex(fixtures.apiKeys)
@@ -176,7 +185,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     let dataset = scenarioData.get(scenario.name)
     if (!dataset) {
       const initial = (): PetFixture[] =>
-        data.pets ?? generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories)
+        data.pets ??
+        generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories)
       dataset = createDataset(initial)
       scenarioData.set(scenario.name, dataset)
     }
@@ -186,7 +196,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let pending: Promise<void> = main.ready
 
   const anonymousPlan = () => {
-    const name = fixtures.apiKeys.plans.free ? 'free' : (Object.keys(fixtures.apiKeys.plans)[0] as string)
+    const name = fixtures.apiKeys.plans.free
+      ? 'free'
+      : (Object.keys(fixtures.apiKeys.plans)[0] as string)
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }
   }
 
@@ -259,7 +271,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return {
         scenario: { name: active.name, description: active.description },
         startupScenario: startup.name,
-        scenarios: registry.list().map(({ name, description }) => ({ name, description })),
+        scenarios: registry
+          .list()
+          .map(({ name, description }) => ({ name, description })),
         seed,
         count,
         counts: { pets: main.count() },
@@ -278,7 +292,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
     },
     onRequest: (listener) => journal.subscribe(listener),
-    exportState: () => ({ format: 'petstore-sandbox/state@1', seed, count, pets: main.snapshot() }),
+    exportState: () => ({
+      format: 'petstore-sandbox/state@1',
+      seed,
+      count,
+      pets: main.snapshot(),
+    }),
     async importState(state, source = 'importState()') {
       const parsed = persistedStateSchema.safeParse(state)
       if (!parsed.success) {

@@ -95,7 +95,10 @@ export type ForcedError = z.infer<typeof forcedErrorSchema>
  * createSandbox({ scenarios: [flaky], scenario: 'flaky-get' })
  * @see README.md#your-own-scenarios
  */
-export function defineScenario(scenario: Scenario, source = 'defineScenario()'): Scenario {
+export function defineScenario(
+  scenario: Scenario,
+  source = 'defineScenario()',
+): Scenario {
   return parseScenario(scenario, source)
 }
 
@@ -162,7 +165,12 @@ export class ScenarioRegistry {
   get(name: string, action = `select the scenario "${name}"`): Scenario {
     const scenario = this.#scenarios.get(name)
     if (!scenario) {
-      throw SandboxError.for('UNKNOWN_SCENARIO', action, this.unknownReason(name), this.hint())
+      throw SandboxError.for(
+        'UNKNOWN_SCENARIO',
+        action,
+        this.unknownReason(name),
+        this.hint(),
+      )
     }
     return scenario
   }

@@ -17,7 +17,11 @@ const STATUS_WEIGHTS: Array<{ weight: number; value: PetStatus | undefined }> = 
  * Generates `count` pets from a private faker instance: the same seed, count and
  * categories give the same pets, byte for byte, in every runtime.
  */
-export function generatePets(seed: number, count: number, categories: Category[]): PetFixture[] {
+export function generatePets(
+  seed: number,
+  count: number,
+  categories: Category[],
+): PetFixture[] {
   const faker = new Faker({ locale: [en, base] })
   faker.seed(seed)
   faker.setDefaultRefDate(SEED_REFERENCE_DATE)
@@ -26,7 +30,8 @@ export function generatePets(seed: number, count: number, categories: Category[]
     const name = faker.animal.petName()
     const categoryId = faker.helpers.arrayElement(categories).id
     const status = faker.helpers.weightedArrayElement(STATUS_WEIGHTS)
-    pets[index] = status === undefined ? { name, categoryId } : { name, categoryId, status }
+    pets[index] =
+      status === undefined ? { name, categoryId } : { name, categoryId, status }
   }
   return pets
 }

@@ -14,7 +14,8 @@ export function validateListQuery(
   const statuses = params.getAll('status')
   let limit = 20
   let status: PetStatus | undefined
-  if (limits.length > 1) problems.push(`limit must be given once, got ${limits.length} values`)
+  if (limits.length > 1)
+    problems.push(`limit must be given once, got ${limits.length} values`)
   else if (limits.length === 1) {
     const raw = limits[0] as string
     const parsed = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN
@@ -25,13 +26,19 @@ export function validateListQuery(
     } else limit = parsed
   }
   if (statuses.length > 1) {
-    problems.push(`status must be given once, got ${statuses.length} values (one status per request)`)
+    problems.push(
+      `status must be given once, got ${statuses.length} values (one status per request)`,
+    )
   } else if (statuses.length === 1) {
     const raw = statuses[0] as string
     if ((PET_STATUSES as readonly string[]).includes(raw)) status = raw as PetStatus
-    else problems.push(`status must be one of ${STATUS_LIST}, got ${JSON.stringify(truncate(raw))}`)
+    else
+      problems.push(
+        `status must be one of ${STATUS_LIST}, got ${JSON.stringify(truncate(raw))}`,
+      )
   }
-  if (problems.length > 0) return { ok: false, message: `Invalid query: ${problems.join('; ')}.` }
+  if (problems.length > 0)
+    return { ok: false, message: `Invalid query: ${problems.join('; ')}.` }
   return { ok: true, value: status === undefined ? { limit } : { limit, status } }
 }
 

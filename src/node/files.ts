@@ -6,7 +6,10 @@ import type { SandboxOptions } from '../core/sandbox.js'
 import { parseScenario, type Scenario } from '../core/scenarios.js'
 
 /** Node options: the scenario and fixtures may also be file paths. */
-export interface NodeSandboxOptions extends Omit<SandboxOptions, 'scenario' | 'fixtures' | 'scenarios'> {
+export interface NodeSandboxOptions extends Omit<
+  SandboxOptions,
+  'scenario' | 'fixtures' | 'scenarios'
+> {
   /** A scenario name, a definition, or a path to a scenario JSON file. */
   scenario?: string | Scenario
   /** More scenarios: definitions or paths to JSON files. */
@@ -32,7 +35,9 @@ function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
     throw SandboxError.for(
       'FILE_NOT_READABLE',
       `load the ${what} file ${path}`,
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message,
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'the file does not exist'
+        : (error as Error).message,
       fix,
     )
   }
@@ -105,6 +110,8 @@ export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions 
     ...(loaded.length ? { scenarios: loaded } : {}),
     ...(fixtures === undefined
       ? {}
-      : { fixtures: typeof fixtures === 'string' ? loadFixturesFile(fixtures) : fixtures }),
+      : {
+          fixtures: typeof fixtures === 'string' ? loadFixturesFile(fixtures) : fixtures,
+        }),
   }
 }

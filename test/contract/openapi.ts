@@ -22,7 +22,8 @@ function resolveRef(node: Json): { node: Json; at: string | undefined } {
   if (typeof ref !== 'string') return { node, at: undefined }
   const parts = ref.replace(/^#\//, '').split('/')
   let target: unknown = document
-  for (const part of parts) target = (target as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+  for (const part of parts)
+    target = (target as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
   return { node: target as Json, at: ref }
 }
 
@@ -37,7 +38,9 @@ export function openApiProblems(
   headers: Headers,
   body: unknown,
 ): string[] {
-  const apiPath = pathname.startsWith('/__sandbox') ? pathname : pathname.replace(/^\/v1/, '')
+  const apiPath = pathname.startsWith('/__sandbox')
+    ? pathname
+    : pathname.replace(/^\/v1/, '')
   const match = templates.find(({ pattern }) => pattern.test(apiPath))
   if (!match) return [] // Unknown paths are not operations; their 404 is checked by the suite.
   const operation = paths[match.template]?.[method.toLowerCase()] as Json | undefined
@@ -45,10 +48,13 @@ export function openApiProblems(
   const responses = operation.responses as Record<string, Json>
   const key = String(status) in responses ? String(status) : 'default'
   const declared = responses[key]
-  if (!declared) return [`${method} ${match.template}: status ${status} is not documented`]
+  if (!declared)
+    return [`${method} ${match.template}: status ${status} is not documented`]
   const { node: response, at } = resolveRef(declared)
   const problems: string[] = []
-  for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+  for (const [name, header] of Object.entries(
+    (response.headers ?? {}) as Record<string, Json>,
+  )) {
     const { node: spec } = resolveRef(header)
     const value = headers.get(name)
     if (spec.required && value === null) problems.push(`header ${name} is missing`)
@@ -56,7 +62,11 @@ export function openApiProblems(
     if (value !== null && schema?.type === 'integer' && !/^-?\d+$/.test(value)) {
       problems.push(`header ${name} is not an integer: ${value}`)
     }
-    if (value !== null && typeof schema?.pattern === 'string' && !new RegExp(schema.pattern).test(value)) {
+    if (
+      value !== null &&
+      typeof schema?.pattern === 'string' &&
+      !new RegExp(schema.pattern).test(value)
+    ) {
       problems.push(`header ${name} does not match ${schema.pattern}: ${value}`)
     }
   }

@@ -27,14 +27,22 @@ const NEXT_DAY = Date.parse('2027-03-02T00:00:00.000Z') / 1000
  * Authentication, Errors, Limits and Versioning sections, through plain HTTP and the
  * control endpoints only. Every response is also checked against the OpenAPI document.
  */
-export function defineContractSuite(runtime: string, start: () => Promise<ContractTarget>) {
+export function defineContractSuite(
+  runtime: string,
+  start: () => Promise<ContractTarget>,
+) {
   describe(`contract (${runtime})`, () => {
     let target: ContractTarget
 
     async function call(
       method: string,
       path: string,
-      options: { key?: string | null; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+      options: {
+        key?: string | null
+        headers?: Record<string, string>
+        json?: unknown
+        body?: string
+      } = {},
     ): Promise<Reply> {
       const headers: Record<string, string> = { ...options.headers }
       const key = options.key === undefined ? FREE : options.key
@@ -47,26 +55,43 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
       const response = await fetch(`${target.origin}${path}`, { method, headers, body })
       const text = await response.text()
       let parsed: unknown = text
-      if (response.headers.get('content-type')?.startsWith('application/json')) parsed = JSON.parse(text)
+      if (response.headers.get('content-type')?.startsWith('application/json'))
+        parsed = JSON.parse(text)
       const reply = { status: response.status, headers: response.headers, body: parsed }
       const { pathname } = new URL(path, 'http://x')
       if (pathname.startsWith('/v1')) {
-        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-          expect(response.headers.get(name), `${name} on ${method} ${path} (${response.status})`).toMatch(/^\d+$/)
+        for (const name of [
+          'x-ratelimit-limit',
+          'x-ratelimit-remaining',
+          'x-ratelimit-reset',
+        ]) {
+          expect(
+            response.headers.get(name),
+            `${name} on ${method} ${path} (${response.status})`,
+          ).toMatch(/^\d+$/)
         }
       }
       if (response.status >= 400) {
         expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-        expect(parsed).toEqual({ code: expect.any(String), message: expect.any(String), status: response.status })
+        expect(parsed).toEqual({
+          code: expect.any(String),
+          message: expect.any(String),
+          status: response.status,
+        })
         expect((parsed as { message: string }).message.length).toBeGreaterThan(20)
       }
-      if (response.status === 429) expect(response.headers.get('retry-after')).toMatch(/^\d+$/)
-      expect(openApiProblems(method, pathname, response.status, response.headers, parsed)).toEqual([])
+      if (response.status === 429)
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/)
+      expect(
+        openApiProblems(method, pathname, response.status, response.headers, parsed),
+      ).toEqual([])
       return reply
     }
 
-    const control = (method: string, path: string, json?: unknown) => call(method, path, { key: null, json })
-    const advance = (seconds: number) => control('POST', '/__sandbox/clock', { advanceSeconds: seconds })
+    const control = (method: string, path: string, json?: unknown) =>
+      call(method, path, { key: null, json })
+    const advance = (seconds: number) =>
+      control('POST', '/__sandbox/clock', { advanceSeconds: seconds })
     const rate = (reply: Reply) => ({
       limit: Number(reply.headers.get('x-ratelimit-limit')),
       remaining: Number(reply.headers.get('x-ratelimit-remaining')),
@@ -74,7 +99,8 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
     })
     async function spend(count: number, key = FREE) {
       let last: Reply | undefined
-      for (let index = 0; index < count; index++) last = await call('GET', '/v1/pets?limit=1', { key })
+      for (let index = 0; index < count; index++)
+        last = await call('GET', '/v1/pets?limit=1', { key })
       return last as Reply
     }
 
@@ -86,7 +112,9 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
     })
     beforeEach(async () => {
       expect((await control('POST', '/__sandbox/reset')).status).toBe(200)
-      expect((await control('POST', '/__sandbox/clock', { freeze: true, now: T0 })).status).toBe(200)
+      expect(
+        (await control('POST', '/__sandbox/clock', { freeze: true, now: T0 })).status,
+      ).toBe(200)
     })
 
     describe('listPets: GET /v1/pets', () => {
@@ -107,19 +135,24 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         expect((await call('GET', '/v1/pets?limit=100')).body).toHaveLength(50)
       })
 
-      test.each(['0', '101', '-1', 'abc', '2.5', ''])('limit=%s is 400 validation_failed naming limit', async (value) => {
-        const reply = await call('GET', `/v1/pets?limit=${value}`)
-        expect(reply.status).toBe(400)
-        expect(reply.body.code).toBe('validation_failed')
-        expect(reply.body.message).toMatch(/limit must be an integer from 1 to 100/)
-      })
+      test.each(['0', '101', '-1', 'abc', '2.5', ''])(
+        'limit=%s is 400 validation_failed naming limit',
+        async (value) => {
+          const reply = await call('GET', `/v1/pets?limit=${value}`)
+          expect(reply.status).toBe(400)
+          expect(reply.body.code).toBe('validation_failed')
+          expect(reply.body.message).toMatch(/limit must be an integer from 1 to 100/)
+        },
+      )
 
       test('status filters to that status only', async () => {
         for (const status of ['available', 'pending', 'sold']) {
           const reply = await call('GET', `/v1/pets?status=${status}&limit=100`)
           expect(reply.status).toBe(200)
           expect(reply.body.length).toBeGreaterThan(0)
-          expect(reply.body.every((pet: { status: string }) => pet.status === status)).toBe(true)
+          expect(
+            reply.body.every((pet: { status: string }) => pet.status === status),
+          ).toBe(true)
         }
       })
 
@@ -127,7 +160,9 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         const reply = await call('GET', '/v1/pets?status=adopted')
         expect(reply.status).toBe(400)
         expect(reply.body.code).toBe('validation_failed')
-        expect(reply.body.message).toContain('status must be one of available, pending, sold')
+        expect(reply.body.message).toContain(
+          'status must be one of available, pending, sold',
+        )
       })
 
       test('without a key it is 401', async () => {
@@ -139,9 +174,16 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
 
     describe('createPet: POST /v1/pets', () => {
       test('answers 201 with the Pet including an assigned id, then lists and gets it', async () => {
-        const created = await call('POST', '/v1/pets', { json: { name: 'Rex', categoryId: 2, status: 'available' } })
+        const created = await call('POST', '/v1/pets', {
+          json: { name: 'Rex', categoryId: 2, status: 'available' },
+        })
         expect(created.status).toBe(201)
-        expect(created.body).toEqual({ id: 51, name: 'Rex', categoryId: 2, status: 'available' })
+        expect(created.body).toEqual({
+          id: 51,
+          name: 'Rex',
+          categoryId: 2,
+          status: 'available',
+        })
         const listed = await call('GET', '/v1/pets?limit=100')
         expect(listed.body.at(-1)).toEqual(created.body)
         const fetched = await call('GET', '/v1/pets/51')
@@ -149,21 +191,35 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
       })
 
       test('ids are unique and increasing', async () => {
-        const first = await call('POST', '/v1/pets', { json: { name: 'A', categoryId: 1 } })
-        const second = await call('POST', '/v1/pets', { json: { name: 'B', categoryId: 1 } })
+        const first = await call('POST', '/v1/pets', {
+          json: { name: 'A', categoryId: 1 },
+        })
+        const second = await call('POST', '/v1/pets', {
+          json: { name: 'B', categoryId: 1 },
+        })
         expect(second.body.id).toBeGreaterThan(first.body.id)
       })
 
       test('status is optional: not supplied, it is absent from the Pet', async () => {
-        const created = await call('POST', '/v1/pets', { json: { name: 'Tom', categoryId: 3 } })
+        const created = await call('POST', '/v1/pets', {
+          json: { name: 'Tom', categoryId: 3 },
+        })
         expect(created.status).toBe(201)
         expect(created.body).not.toHaveProperty('status')
-        expect((await call('GET', `/v1/pets/${created.body.id}`)).body).not.toHaveProperty('status')
+        expect(
+          (await call('GET', `/v1/pets/${created.body.id}`)).body,
+        ).not.toHaveProperty('status')
       })
 
       test('unknown fields are ignored and never stored', async () => {
         const created = await call('POST', '/v1/pets', {
-          json: { name: 'Kit', categoryId: 1, id: 999, owner: 'me', __proto__: { admin: true } },
+          json: {
+            name: 'Kit',
+            categoryId: 1,
+            id: 999,
+            owner: 'me',
+            __proto__: { admin: true },
+          },
         })
         expect(created.status).toBe(201)
         expect(created.body).toEqual({ id: 51, name: 'Kit', categoryId: 1 })
@@ -174,37 +230,60 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         [{ name: 'Rex' }, /categoryId is required/],
         [{ name: '', categoryId: 1 }, /name must not be empty/],
         [{ name: 42, categoryId: 1 }, /name must be a string/],
-        [{ name: 'Rex', categoryId: '1' }, /categoryId must be a number, got the string "1"/],
+        [
+          { name: 'Rex', categoryId: '1' },
+          /categoryId must be a number, got the string "1"/,
+        ],
         [{ name: 'Rex', categoryId: 1.5 }, /categoryId must be an integer/],
         [{ name: 'Rex', categoryId: 0 }, /categoryId must be greater than 0/],
-        [{ name: 'Rex', categoryId: 1, status: 'adopted' }, /status must be one of "available", "pending", "sold"/],
+        [
+          { name: 'Rex', categoryId: 1, status: 'adopted' },
+          /status must be one of "available", "pending", "sold"/,
+        ],
         [{ name: 'Rex', categoryId: 1, status: null }, /status must be one of/],
         [[{ name: 'Rex', categoryId: 1 }], /must be a JSON object/],
-      ])('%j is 400 validation_failed naming the field and the rule', async (json, message) => {
-        const reply = await call('POST', '/v1/pets', { json })
-        expect(reply.status).toBe(400)
-        expect(reply.body.code).toBe('validation_failed')
-        expect(reply.body.message).toMatch(message)
-        expect((await call('GET', '/__sandbox', { key: null })).body.counts.pets).toBe(50)
-      })
+      ])(
+        '%j is 400 validation_failed naming the field and the rule',
+        async (json, message) => {
+          const reply = await call('POST', '/v1/pets', { json })
+          expect(reply.status).toBe(400)
+          expect(reply.body.code).toBe('validation_failed')
+          expect(reply.body.message).toMatch(message)
+          expect((await call('GET', '/__sandbox', { key: null })).body.counts.pets).toBe(
+            50,
+          )
+        },
+      )
 
       test('integers past 2^53 are rejected rather than rounded', async () => {
-        const reply = await call('POST', '/v1/pets', { body: '{"name":"Big","categoryId":9007199254740993}', headers: { 'content-type': 'application/json' } })
+        const reply = await call('POST', '/v1/pets', {
+          body: '{"name":"Big","categoryId":9007199254740993}',
+          headers: { 'content-type': 'application/json' },
+        })
         expect(reply.status).toBe(400)
         expect(reply.body.message).toMatch(/categoryId/)
       })
 
       test('a missing body is 400, malformed JSON is 400 invalid_json', async () => {
-        const empty = await call('POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '' })
+        const empty = await call('POST', '/v1/pets', {
+          headers: { 'content-type': 'application/json' },
+          body: '',
+        })
         expect(empty.status).toBe(400)
         expect(empty.body.code).toBe('validation_failed')
-        const broken = await call('POST', '/v1/pets', { headers: { 'content-type': 'application/json' }, body: '{"name": "Rex",' })
+        const broken = await call('POST', '/v1/pets', {
+          headers: { 'content-type': 'application/json' },
+          body: '{"name": "Rex",',
+        })
         expect(broken.status).toBe(400)
         expect(broken.body.code).toBe('invalid_json')
       })
 
       test('a body that is not application/json is 415', async () => {
-        const reply = await call('POST', '/v1/pets', { headers: { 'content-type': 'text/plain' }, body: 'name=Rex' })
+        const reply = await call('POST', '/v1/pets', {
+          headers: { 'content-type': 'text/plain' },
+          body: 'name=Rex',
+        })
         expect(reply.status).toBe(415)
         expect(reply.body.code).toBe('unsupported_media_type')
         const charset = await call('POST', '/v1/pets', {
@@ -215,7 +294,10 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
       })
 
       test('without a valid key it is 401', async () => {
-        const reply = await call('POST', '/v1/pets', { key: 'nope', json: { name: 'Rex', categoryId: 1 } })
+        const reply = await call('POST', '/v1/pets', {
+          key: 'nope',
+          json: { name: 'Rex', categoryId: 1 },
+        })
         expect(reply.status).toBe(401)
         expect(reply.body.code).toBe('invalid_api_key')
       })
@@ -237,15 +319,22 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         }
       })
 
-      test.each(['abc', '1.5', '1e3', '9007199254740993'])('petId %s is 400 validation_failed', async (id) => {
-        const reply = await call('GET', `/v1/pets/${id}`)
-        expect(reply.status).toBe(400)
-        expect(reply.body.code).toBe('validation_failed')
-        expect(reply.body.message).toMatch(/petId/)
-      })
+      test.each(['abc', '1.5', '1e3', '9007199254740993'])(
+        'petId %s is 400 validation_failed',
+        async (id) => {
+          const reply = await call('GET', `/v1/pets/${id}`)
+          expect(reply.status).toBe(400)
+          expect(reply.body.code).toBe('validation_failed')
+          expect(reply.body.message).toMatch(/petId/)
+        },
+      )
 
       test('every response carries Deprecation, Sunset (5 December 2030) and a Link to GET /v1/pets', async () => {
-        for (const [path, key] of [['/v1/pets/1', FREE], ['/v1/pets/9999', FREE], ['/v1/pets/1', null]] as const) {
+        for (const [path, key] of [
+          ['/v1/pets/1', FREE],
+          ['/v1/pets/9999', FREE],
+          ['/v1/pets/1', null],
+        ] as const) {
           const reply = await call('GET', path, { key })
           expect(reply.headers.get('deprecation')).toMatch(/^@\d+$/)
           expect(reply.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
@@ -299,15 +388,30 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         [{ authorization: 'Bearer not-a-key' }, 'invalid_api_key'],
         [{ authorization: 'Bearer sandbox-expired-key' }, 'expired_api_key'],
       ])('%j gives 401 with code %s on every operation', async (headers, code) => {
-        for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']]) {
-          const reply = await call(method as string, path as string, { key: null, headers, json: method === 'POST' ? { name: 'x', categoryId: 1 } : undefined })
+        for (const [method, path] of [
+          ['GET', '/v1/pets'],
+          ['POST', '/v1/pets'],
+          ['GET', '/v1/pets/1'],
+        ]) {
+          const reply = await call(method as string, path as string, {
+            key: null,
+            headers,
+            json: method === 'POST' ? { name: 'x', categoryId: 1 } : undefined,
+          })
           expect(reply.status).toBe(401)
           expect(reply.body.code).toBe(code)
         }
       })
 
       test('the scheme name is case-insensitive, as HTTP auth schemes are', async () => {
-        expect((await call('GET', '/v1/pets', { key: null, headers: { authorization: 'bearer sandbox-free-key' } })).status).toBe(200)
+        expect(
+          (
+            await call('GET', '/v1/pets', {
+              key: null,
+              headers: { authorization: 'bearer sandbox-free-key' },
+            })
+          ).status,
+        ).toBe(200)
       })
 
       test('every plan key works', async () => {
@@ -351,7 +455,10 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         const last = await spend(300, PRO)
         expect(rate(last)).toMatchObject({ limit: 300, remaining: 0 })
         expect((await call('GET', '/v1/pets', { key: PRO })).status).toBe(429)
-        expect(rate(await call('GET', '/v1/pets', { key: BUSINESS }))).toMatchObject({ limit: 1000, remaining: 999 })
+        expect(rate(await call('GET', '/v1/pets', { key: BUSINESS }))).toMatchObject({
+          limit: 1000,
+          remaining: 999,
+        })
       })
 
       test('Free: 1,000 a day; the headers switch to the day window when it is nearer to exhaustion', async () => {
@@ -365,7 +472,10 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         const over = await call('GET', '/v1/pets')
         expect(over.status).toBe(429)
         expect(rate(over)).toEqual({ limit: 1000, remaining: 0, reset: NEXT_DAY })
-        expect(Number(over.headers.get('retry-after'))).toBe(NEXT_DAY - Date.parse((await control('GET', '/__sandbox/clock')).body.now) / 1000)
+        expect(Number(over.headers.get('retry-after'))).toBe(
+          NEXT_DAY -
+            Date.parse((await control('GET', '/__sandbox/clock')).body.now) / 1000,
+        )
         await control('POST', '/__sandbox/clock', { now: '2027-03-02T00:00:00Z' })
         expect((await call('GET', '/v1/pets')).status).toBe(200)
       })
@@ -404,8 +514,19 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
     describe('control endpoints', () => {
       test('GET /__sandbox reports scenario, seed, counts, keys and clock', async () => {
         const state = (await control('GET', '/__sandbox')).body
-        expect(state).toMatchObject({ scenario: { name: 'default' }, seed: 42, counts: { pets: 50 }, clock: { now: T0, frozen: true } })
-        expect(state.keys.map((key: { key: string }) => key.key)).toEqual([FREE, PRO, BUSINESS, 'sandbox-enterprise-key', 'sandbox-expired-key'])
+        expect(state).toMatchObject({
+          scenario: { name: 'default' },
+          seed: 42,
+          counts: { pets: 50 },
+          clock: { now: T0, frozen: true },
+        })
+        expect(state.keys.map((key: { key: string }) => key.key)).toEqual([
+          FREE,
+          PRO,
+          BUSINESS,
+          'sandbox-enterprise-key',
+          'sandbox-expired-key',
+        ])
       })
 
       test('reset restores data, windows and the scenario', async () => {
@@ -425,12 +546,23 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         await call('GET', '/v1/pets/7')
         const { requests } = (await control('GET', '/__sandbox/requests')).body
         expect(requests.slice(0, 2)).toMatchObject([
-          { method: 'GET', path: '/v1/pets/7', status: 200, key: FREE, plan: 'free', deprecated: true },
+          {
+            method: 'GET',
+            path: '/v1/pets/7',
+            status: 200,
+            key: FREE,
+            plan: 'free',
+            deprecated: true,
+          },
           { method: 'GET', path: '/v1/pets?limit=2', status: 200 },
         ])
         await spend(110, PRO)
-        expect((await control('GET', '/__sandbox/requests')).body.requests).toHaveLength(100)
-        expect((await control('GET', '/__sandbox/requests?limit=3')).body.requests).toHaveLength(3)
+        expect((await control('GET', '/__sandbox/requests')).body.requests).toHaveLength(
+          100,
+        )
+        expect(
+          (await control('GET', '/__sandbox/requests?limit=3')).body.requests,
+        ).toHaveLength(3)
       })
 
       test('a bad control request is an Error body naming the fix', async () => {
@@ -438,7 +570,9 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         expect(unknown.status).toBe(400)
         expect(unknown.body.code).toBe('unknown_scenario')
         expect(unknown.body.message).toContain('rate-limited')
-        const clock = await control('POST', '/__sandbox/clock', { advanceSeconds: 'soon' })
+        const clock = await control('POST', '/__sandbox/clock', {
+          advanceSeconds: 'soon',
+        })
         expect(clock.status).toBe(400)
         expect(clock.body.message).toContain('advanceSeconds')
         expect((await control('GET', '/__sandbox/nothing')).status).toBe(404)
@@ -447,16 +581,22 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
 
     describe('scenarios over HTTP', () => {
       test('the X-Sandbox-Scenario header applies to that request only', async () => {
-        const missing = await call('GET', '/v1/pets/1', { headers: { 'x-sandbox-scenario': 'missing-pet' } })
+        const missing = await call('GET', '/v1/pets/1', {
+          headers: { 'x-sandbox-scenario': 'missing-pet' },
+        })
         expect(missing.status).toBe(404)
         expect((await call('GET', '/v1/pets/1')).status).toBe(200)
-        const empty = await call('GET', '/v1/pets', { headers: { 'x-sandbox-scenario': 'empty-store' } })
+        const empty = await call('GET', '/v1/pets', {
+          headers: { 'x-sandbox-scenario': 'empty-store' },
+        })
         expect(empty.body).toEqual([])
         expect((await call('GET', '/v1/pets')).body).toHaveLength(20)
       })
 
       test('an unknown scenario header is 400 unknown_scenario listing the known ones', async () => {
-        const reply = await call('GET', '/v1/pets', { headers: { 'x-sandbox-scenario': '../../etc/passwd' } })
+        const reply = await call('GET', '/v1/pets', {
+          headers: { 'x-sandbox-scenario': '../../etc/passwd' },
+        })
         expect(reply.status).toBe(400)
         expect(reply.body.code).toBe('unknown_scenario')
         expect(reply.body.message).toContain('missing-pet')
@@ -469,7 +609,8 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
         expect(first.body.code).toBe('rate_limit_exceeded')
         expect(rate(first).remaining).toBe(0)
         let reply = first
-        for (let attempt = 0; attempt < 10; attempt++) reply = await call('GET', '/v1/pets')
+        for (let attempt = 0; attempt < 10; attempt++)
+          reply = await call('GET', '/v1/pets')
         expect(reply.body.code).toBe('api_key_temporarily_banned')
       })
 
@@ -491,7 +632,8 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
       test('rate-limit-countdown: 5 a minute, then 429, then recovery', async () => {
         await control('PUT', '/__sandbox/scenario', { name: 'rate-limit-countdown' })
         const remaining = []
-        for (let index = 0; index < 5; index++) remaining.push(rate(await call('GET', '/v1/pets')).remaining)
+        for (let index = 0; index < 5; index++)
+          remaining.push(rate(await call('GET', '/v1/pets')).remaining)
         expect(remaining).toEqual([4, 3, 2, 1, 0])
         expect((await call('GET', '/v1/pets')).status).toBe(429)
         await advance(30)
@@ -501,7 +643,9 @@ export function defineContractSuite(runtime: string, start: () => Promise<Contra
       test('empty-store: its own world, creates stay in it', async () => {
         await control('PUT', '/__sandbox/scenario', { name: 'empty-store' })
         expect((await call('GET', '/v1/pets')).body).toEqual([])
-        const created = await call('POST', '/v1/pets', { json: { name: 'First', categoryId: 1 } })
+        const created = await call('POST', '/v1/pets', {
+          json: { name: 'First', categoryId: 1 },
+        })
         expect(created.body.id).toBe(1)
         expect((await call('GET', '/v1/pets')).body).toEqual([created.body])
         await control('PUT', '/__sandbox/scenario', { name: 'default' })

@@ -6,7 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox, SandboxError, setupSandboxServer } from 'petstore-sandbox/node'
 
 const auth = { authorization: 'Bearer sandbox-free-key' }
-const server = setupSandboxServer({ seed: 42, clock: { now: '2027-01-01T00:00:00Z', frozen: true } })
+const server = setupSandboxServer({
+  seed: 42,
+  clock: { now: '2027-01-01T00:00:00Z', frozen: true },
+})
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => server.resetHandlers())
@@ -14,7 +17,10 @@ afterAll(() => server.close())
 
 async function firstPage(options: Parameters<typeof createSandbox>[0]) {
   const sandbox = createSandbox(options)
-  const response = await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets?limit=20', { headers: auth }))
+  const response = await getResponse(
+    sandbox.handlers,
+    new Request('https://x.test/v1/pets?limit=20', { headers: auth }),
+  )
   return response?.text()
 }
 
@@ -34,9 +40,17 @@ describe('seeded data', () => {
 
   test('fixtures replace faker with fixed records; explicit ids are kept, the rest follow the largest so far', async () => {
     const sandbox = createSandbox({
-      fixtures: { pets: [{ id: 10, name: 'Rex', categoryId: 1, status: 'sold' }, { name: 'Tom', categoryId: 2 }] },
+      fixtures: {
+        pets: [
+          { id: 10, name: 'Rex', categoryId: 1, status: 'sold' },
+          { name: 'Tom', categoryId: 2 },
+        ],
+      },
     })
-    const response = await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: auth }))
+    const response = await getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v1/pets', { headers: auth }),
+    )
     expect(await response?.json()).toEqual([
       { id: 10, name: 'Rex', categoryId: 1, status: 'sold' },
       { id: 11, name: 'Tom', categoryId: 2 },
@@ -45,10 +59,20 @@ describe('seeded data', () => {
 
   test('fixtures may replace the demo keys and plans', async () => {
     const sandbox = createSandbox({
-      fixtures: { apiKeys: { plans: { team: { perMinute: 2, perDay: 10 } }, keys: [{ key: 'team-key', plan: 'team' }] } },
+      fixtures: {
+        apiKeys: {
+          plans: { team: { perMinute: 2, perDay: 10 } },
+          keys: [{ key: 'team-key', plan: 'team' }],
+        },
+      },
     })
     const call = () =>
-      getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: { authorization: 'Bearer team-key' } }))
+      getResponse(
+        sandbox.handlers,
+        new Request('https://x.test/v1/pets', {
+          headers: { authorization: 'Bearer team-key' },
+        }),
+      )
     expect((await call())?.headers.get('x-ratelimit-limit')).toBe('2')
     await call()
     expect((await call())?.status).toBe(429)
@@ -57,8 +81,13 @@ describe('seeded data', () => {
 
 describe('the in-test runtime', () => {
   test('production and staging base addresses both work by default', async () => {
-    for (const origin of ['https://api.petstore.example', 'https://staging.petstore.example']) {
-      expect((await fetch(`${origin}/v1/pets?limit=1`, { headers: auth })).status).toBe(200)
+    for (const origin of [
+      'https://api.petstore.example',
+      'https://staging.petstore.example',
+    ]) {
+      expect((await fetch(`${origin}/v1/pets?limit=1`, { headers: auth })).status).toBe(
+        200,
+      )
     }
   })
 
@@ -71,9 +100,15 @@ describe('the in-test runtime', () => {
     server.sandbox.useScenario('missing-pet')
     server.resetHandlers()
     expect(server.sandbox.scenario.name).toBe('default')
-    const list = await (await fetch('https://x.test/v1/pets?limit=100', { headers: auth })).json()
+    const list = await (
+      await fetch('https://x.test/v1/pets?limit=100', { headers: auth })
+    ).json()
     expect(list).toHaveLength(50)
-    expect((await fetch('https://x.test/v1/pets', { headers: auth })).headers.get('x-ratelimit-remaining')).toBe('58')
+    expect(
+      (await fetch('https://x.test/v1/pets', { headers: auth })).headers.get(
+        'x-ratelimit-remaining',
+      ),
+    ).toBe('58')
   })
 
   test('useScenario() in code switches every following request', async () => {
@@ -91,7 +126,9 @@ describe('the in-test runtime', () => {
   test('the DB is the @msw/data collection tests can query', async () => {
     await server.sandbox.ready
     const sold = server.sandbox.db.pets.findMany((q) => q.where({ status: 'sold' }))
-    const listed = await (await fetch('https://x.test/v1/pets?status=sold&limit=100', { headers: auth })).json()
+    const listed = await (
+      await fetch('https://x.test/v1/pets?status=sold&limit=100', { headers: auth })
+    ).json()
     expect(listed).toEqual(sold.map((pet) => ({ ...pet })))
   })
 })
@@ -99,15 +136,33 @@ describe('the in-test runtime', () => {
 describe('options', () => {
   test('baseUrl narrows the handlers to one base address', async () => {
     const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
-    expect(await getResponse(sandbox.handlers, new Request('https://api.example.com/v1/pets', { headers: auth }))).toBeDefined()
-    expect(await getResponse(sandbox.handlers, new Request('https://other.example.com/v1/pets', { headers: auth }))).toBeUndefined()
-    expect(await getResponse(sandbox.handlers, new Request('https://api.example.com/__sandbox'))).toBeDefined()
+    expect(
+      await getResponse(
+        sandbox.handlers,
+        new Request('https://api.example.com/v1/pets', { headers: auth }),
+      ),
+    ).toBeDefined()
+    expect(
+      await getResponse(
+        sandbox.handlers,
+        new Request('https://other.example.com/v1/pets', { headers: auth }),
+      ),
+    ).toBeUndefined()
+    expect(
+      await getResponse(
+        sandbox.handlers,
+        new Request('https://api.example.com/__sandbox'),
+      ),
+    ).toBeDefined()
   })
 
   test('latency delays /v1 responses', async () => {
     const sandbox = createSandbox({ latency: 60 })
     const started = performance.now()
-    await getResponse(sandbox.handlers, new Request('https://x.test/v1/pets', { headers: auth }))
+    await getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v1/pets', { headers: auth }),
+    )
     expect(performance.now() - started).toBeGreaterThanOrEqual(55)
   })
 
@@ -118,7 +173,10 @@ describe('options', () => {
     [{ scenario: 'nope' }, /no scenario named "nope".*Use one of: default, rate-limited/],
     [{ clock: { now: 'yesterday' } }, /"yesterday" is not a date/],
     [{ fixtures: { pets: [{ name: 'Rex' }] } }, /pets\[0\]\.categoryId is required/],
-    [{ fixtures: { apiKeys: { plans: {}, keys: [{ key: 'k', plan: 'gold' }] } } }, /plan "gold" is not one of the plans/],
+    [
+      { fixtures: { apiKeys: { plans: {}, keys: [{ key: 'k', plan: 'gold' }] } } },
+      /plan "gold" is not one of the plans/,
+    ],
   ])('%j throws a SandboxError naming the field and the fix', (options, message) => {
     let thrown: unknown
     try {
@@ -139,34 +197,67 @@ describe('scenario files', () => {
     const file = join(dir, 'flaky.json')
     writeFileSync(
       file,
-      JSON.stringify({ name: 'flaky-create', description: 'createPet fails', errors: { createPet: { status: 503, code: 'service_unavailable' } } }),
+      JSON.stringify({
+        name: 'flaky-create',
+        description: 'createPet fails',
+        errors: { createPet: { status: 503, code: 'service_unavailable' } },
+      }),
     )
     const local = setupSandboxServer({ scenario: file })
     expect(local.sandbox.scenario.name).toBe('flaky-create')
-    const reply = await getResponse(local.sandbox.handlers, new Request('https://x.test/v1/pets', {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: '{"name":"Rex","categoryId":1}',
-    }))
+    const reply = await getResponse(
+      local.sandbox.handlers,
+      new Request('https://x.test/v1/pets', {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1}',
+      }),
+    )
     expect(reply?.status).toBe(503)
-    expect(await reply?.json()).toMatchObject({ code: 'service_unavailable', status: 503 })
+    expect(await reply?.json()).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+    })
   })
 
   test.each([
-    ['typo.json', { name: 'typo', description: 'x', latncy: 5 }, /typo\.json: scenario has unknown field\(s\) "latncy".*allowed fields are name, description, auth/],
-    ['bad-status.json', { name: 'bad', description: 'x', errors: { getPet: { status: 200, code: 'ok' } } }, /bad-status\.json: errors\.getPet\.status must be at least 400/],
-    ['bad-op.json', { name: 'bad', description: 'x', errors: { deletePet: { status: 404, code: 'x' } } }, /errors/],
+    [
+      'typo.json',
+      { name: 'typo', description: 'x', latncy: 5 },
+      /typo\.json: scenario has unknown field\(s\) "latncy".*allowed fields are name, description, auth/,
+    ],
+    [
+      'bad-status.json',
+      { name: 'bad', description: 'x', errors: { getPet: { status: 200, code: 'ok' } } },
+      /bad-status\.json: errors\.getPet\.status must be at least 400/,
+    ],
+    [
+      'bad-op.json',
+      {
+        name: 'bad',
+        description: 'x',
+        errors: { deletePet: { status: 404, code: 'x' } },
+      },
+      /errors/,
+    ],
     ['no-name.json', { description: 'x' }, /no-name\.json: name is required/],
-  ])('%s with a mistake names the file, the field and what is allowed', (file, content, message) => {
-    const path = join(dir, file)
-    writeFileSync(path, JSON.stringify(content))
-    expect(() => setupSandboxServer({ scenario: path })).toThrow(message)
-  })
+  ])(
+    '%s with a mistake names the file, the field and what is allowed',
+    (file, content, message) => {
+      const path = join(dir, file)
+      writeFileSync(path, JSON.stringify(content))
+      expect(() => setupSandboxServer({ scenario: path })).toThrow(message)
+    },
+  )
 
   test('broken JSON and a missing file name the file', () => {
     const path = join(dir, 'broken.json')
     writeFileSync(path, '{"name": ')
-    expect(() => setupSandboxServer({ scenario: path })).toThrow(/broken\.json: it is not valid JSON/)
-    expect(() => setupSandboxServer({ scenario: join(dir, 'absent.json') })).toThrow(/absent\.json: the file does not exist/)
+    expect(() => setupSandboxServer({ scenario: path })).toThrow(
+      /broken\.json: it is not valid JSON/,
+    )
+    expect(() => setupSandboxServer({ scenario: join(dir, 'absent.json') })).toThrow(
+      /absent\.json: the file does not exist/,
+    )
   })
 })
