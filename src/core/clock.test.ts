@@ -1,0 +1,35 @@
+import { expect, test } from 'vitest'
+import { createClock } from './clock.js'
+
+test('follows real time, shifted by set and advance', () => {
+  let real = Date.parse('2027-01-01T00:00:00Z')
+  const clock = createClock({}, () => real)
+  real += 5_000
+  expect(clock.now()).toBe(Date.parse('2027-01-01T00:00:05Z'))
+  clock.advance(60)
+  expect(clock.state()).toEqual({ now: '2027-01-01T00:01:05.000Z', frozen: false })
+  clock.set('2031-01-01T00:00:00Z')
+  real += 1_000
+  expect(clock.state().now).toBe('2031-01-01T00:00:01.000Z')
+})
+
+test('freezes, advances while frozen, unfreezes where it stood, and resets to its options', () => {
+  let real = 0
+  const clock = createClock({ now: '2027-06-01T12:00:00Z', frozen: true }, () => real)
+  real += 10_000
+  expect(clock.state()).toEqual({ now: '2027-06-01T12:00:00.000Z', frozen: true })
+  clock.advance(30)
+  clock.unfreeze()
+  real += 1_000
+  expect(clock.state()).toEqual({ now: '2027-06-01T12:00:31.000Z', frozen: false })
+  clock.reset()
+  expect(clock.state()).toEqual({ now: '2027-06-01T12:00:00.000Z', frozen: true })
+})
+
+test('rejects what is not a date or a number of seconds', () => {
+  const clock = createClock()
+  expect(() => clock.set('soon')).toThrow(
+    /Failed to set the clock from "now": "soon" is not a date\. Use an ISO 8601 date/,
+  )
+  expect(() => clock.advance(Number.NaN)).toThrow(/Failed to advance the clock/)
+})
