@@ -1,0 +1,164 @@
+import { readFile } from 'node:fs/promises'
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type Response,
+} from 'express'
+import { errorResponse } from '../core/responses.js'
+import type { Sandbox } from '../core/sandbox.js'
+import { cors } from './cors.js'
+import {
+  createSandboxMiddleware,
+  resolveSandbox,
+  type ExpressAdapterOptions,
+  type SandboxMiddlewareOptions,
+} from './create-sandbox-middleware.js'
+import { renderLandingPage } from './landing-page.js'
+import { packageAssets } from './package-assets.js'
+import { sendFetchResponse } from './send-fetch-response.js'
+
+/** Options of the app on top of the middleware's. */
+export interface SandboxAppAdapterOptions extends ExpressAdapterOptions {
+  /** Called with every error the app answered with a 500 (for a log); clients never see it. */
+  onError?: (error: unknown) => void
+}
+
+/** Sandbox options (paths allowed) plus the app's own. */
+export type SandboxAppOptions = SandboxMiddlewareOptions & SandboxAppAdapterOptions
+
+/** An Express app serving a sandbox; `sandbox` is the one it serves. */
+export type SandboxApp = Express & { readonly sandbox: Sandbox }
+
+const ROUTES =
+  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json and the browser demo at /demo/'
+
+/**
+ * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
+ * for browser clients, a 64 KiB body limit (413), a landing page at `/`, the OpenAPI
+ * document at `/openapi.json`, the browser demo at `/demo/`, and JSON errors only.
+ *
+ * @example
+ * import { createSandboxApp } from 'petstore-sandbox/express'
+ * const app = createSandboxApp({ seed: 42, scenario: 'rate-limited' })
+ * app.listen(4010, '127.0.0.1')
+ * @see README.md#in-an-express-app-petstore-sandboxexpress
+ */
+export function createSandboxApp(
+  sandboxOrOptions: Sandbox | SandboxAppOptions = {},
+  adapterOptions: SandboxAppAdapterOptions = {},
+): SandboxApp {
+  const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions, [
+    'bodyLimit',
+    'onError',
+  ])
+  const assets = packageAssets()
+  const app = express()
+  app.disable('x-powered-by')
+  app.disable('etag')
+
+  app.use(cors)
+  app.use(
+    createSandboxMiddleware(sandbox, {
+      ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
+    }),
+  )
+
+  app.get('/', (req, res) => {
+    const html = renderLandingPage(sandbox.state(), {
+      origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      version: assets.version,
+      openApi: assets.openApiFile !== undefined,
+      demo: assets.demoDir !== undefined,
+    })
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:",
+    })
+    res.end(html)
+  })
+
+  let openApi: Promise<Buffer> | undefined
+  app.get('/openapi.json', async (_req, res, next) => {
+    if (!assets.openApiFile) {
+      return void sendError(
+        res,
+        404,
+        'not_found',
+        'This build of petstore-sandbox has no OpenAPI document. Run "npm run build" in the package to produce dist/openapi.json.',
+      )
+    }
+    try {
+      openApi ??= readFile(assets.openApiFile)
+      const document = await openApi
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': document.length,
+      })
+      res.end(document)
+    } catch (error) {
+      openApi = undefined
+      next(error)
+    }
+  })
+
+  if (assets.demoDir) {
+    // Our own redirect: serve-static's answers with an HTML page.
+    app.get('/demo', (_req, res) => {
+      res.writeHead(301, { location: '/demo/' })
+      res.end()
+    })
+    app.use(
+      '/demo',
+      express.static(assets.demoDir, { redirect: false, fallthrough: true }),
+    )
+  }
+
+  app.use((req, res) => {
+    void sendError(
+      res,
+      404,
+      'not_found',
+      `Nothing at ${req.method} ${req.path.slice(0, 200)}. This server has ${ROUTES}.`,
+    )
+  })
+
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    const status = statusOf(error)
+    if (status >= 500) {
+      adapter.onError?.(error)
+      return void sendError(
+        res,
+        500,
+        'internal_error',
+        'The sandbox failed to answer this request (an internal error, logged by the server). Retry it; if it keeps failing, POST /__sandbox/reset.',
+      )
+    }
+    void sendError(
+      res,
+      status,
+      status === 413 ? 'payload_too_large' : 'bad_request',
+      `The request could not be read (${status}). Check the URL encoding, headers and body.`,
+    )
+  })
+
+  Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
+  return app as SandboxApp
+}
+
+function statusOf(error: unknown): number {
+  const status =
+    (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500
+}
+
+function sendError(res: Response, status: number, code: string, message: string) {
+  return sendFetchResponse(errorResponse(status, code, message, {}), res)
+}

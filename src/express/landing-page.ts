@@ -1,0 +1,143 @@
+import type { SandboxState } from '../core/sandbox.js'
+
+/** What the landing page shows besides the sandbox's state. */
+export interface LandingPageInfo {
+  /** `http://127.0.0.1:4010`, as the browser reached the server. */
+  origin: string
+  version: string
+  openApi: boolean
+  demo: boolean
+}
+
+const ENDPOINTS = [
+  [
+    'GET',
+    '/v1/pets',
+    'List animals: ?limit=1..100 (default 20), ?status=available|pending|sold.',
+  ],
+  [
+    'POST',
+    '/v1/pets',
+    'Add an animal: {"name":"Rex","categoryId":1,"status":"available"} → 201 Pet.',
+  ],
+  [
+    'GET',
+    '/v1/pets/{petId}',
+    'Get an animal. Deprecated: Deprecation, Sunset (5 December 2030) and Link headers; 410 after the sunset.',
+  ],
+] as const
+
+const CONTROL = [
+  ['GET', '/__sandbox', 'State: scenario, seed, counts, keys, clock.'],
+  [
+    'POST',
+    '/__sandbox/reset',
+    'Back to the start: seeded data, fresh rate-limit windows, clock, startup scenario.',
+  ],
+  ['PUT', '/__sandbox/scenario', 'Switch scenario: {"name":"rate-limited"}.'],
+  [
+    'POST',
+    '/__sandbox/clock',
+    'Move time: {"advanceSeconds":60} or {"now":"2031-01-01T00:00:00Z"}.',
+  ],
+  ['GET', '/__sandbox/requests', 'The most recent requests and their responses.'],
+] as const
+
+/**
+ * The page at `/`: what this is and how to call it, from the running sandbox's own
+ * state, so keys and scenarios loaded from files show up too. Self-contained (no CDN).
+ */
+export function renderLandingPage(state: SandboxState, info: LandingPageInfo): string {
+  const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
+  const curl = `curl -H 'Authorization: Bearer ${key}' '${info.origin}/v1/pets?limit=3'`
+  const number = (value: number) => value.toLocaleString('en-US')
+  const rows = (cells: string[][]) =>
+    cells
+      .map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
+      .join('\n')
+  const endpoint = ([method, path, text]: readonly [string, string, string]) => [
+    `<code>${method}</code>`,
+    `<code>${escapeHtml(path)}</code>`,
+    escapeHtml(text),
+  ]
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>petstore-sandbox</title>
+<style>
+:root { color-scheme: light dark; --muted: #6b7280; --line: #d1d5db; --accent: #0f766e; }
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 58rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { margin-bottom: 0; } .lead { color: var(--muted); margin-top: .25rem; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1.5rem; }
+td, th { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+code, pre { font: 14px/1.4 ui-monospace, monospace; }
+pre { padding: .75rem; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
+a { color: var(--accent); } .active { font-weight: 600; }
+nav a { margin-right: 1rem; }
+</style>
+</head>
+<body>
+<h1>petstore-sandbox</h1>
+<p class="lead">A stateful sandbox of the Pet Adoption Service v1 API (version ${escapeHtml(info.version)}): realistic, deterministic data (seed ${state.seed}, ${number(state.counts.pets)} pets), demo keys, rate limits, scenarios and a controllable clock.</p>
+<nav>
+${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>' : ''}
+${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
+<a href="/__sandbox">State (JSON)</a>
+<a href="/__sandbox/requests">Recent requests</a>
+</nav>
+<h2>Try it</h2>
+<pre>${escapeHtml(curl)}</pre>
+<p>Base address: <code>${escapeHtml(info.origin)}/v1</code>. Every operation needs <code>Authorization: Bearer &lt;key&gt;</code>; every <code>/v1</code> response carries <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> and <code>X-RateLimit-Reset</code>, and every error is JSON <code>{"code","message","status"}</code>.</p>
+<h2>Endpoints</h2>
+<table>
+<thead><tr><th>Method</th><th>Path</th><th>What it does</th></tr></thead>
+<tbody>
+${rows(ENDPOINTS.map(endpoint))}
+</tbody>
+</table>
+<h2>Demo keys</h2>
+<table>
+<thead><tr><th>Key</th><th>Plan</th><th>Limits</th></tr></thead>
+<tbody>
+${rows(
+  state.keys.map((entry) => [
+    `<code>${escapeHtml(entry.key)}</code>`,
+    escapeHtml(entry.plan),
+    entry.expired
+      ? 'always 401 <code>expired_api_key</code>'
+      : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day`,
+  ]),
+)}
+</tbody>
+</table>
+<h2>Scenarios</h2>
+<p>Active: <code>${escapeHtml(state.scenario.name)}</code>. Select one for a request with the header <code>X-Sandbox-Scenario: &lt;name&gt;</code>, for every request with <code>PUT /__sandbox/scenario</code>, or at start with <code>npx petstore-sandbox --scenario &lt;name&gt;</code>.</p>
+<table>
+<thead><tr><th>Name</th><th>What the client sees</th></tr></thead>
+<tbody>
+${rows(
+  state.scenarios.map((scenario) => [
+    `<code${scenario.name === state.scenario.name ? ' class="active"' : ''}>${escapeHtml(scenario.name)}</code>`,
+    escapeHtml(scenario.description),
+  ]),
+)}
+</tbody>
+</table>
+<h2>Control endpoints</h2>
+<table>
+<thead><tr><th>Method</th><th>Path</th><th>What it does</th></tr></thead>
+<tbody>
+${rows(CONTROL.map(endpoint))}
+</tbody>
+</table>
+<p>Sandbox clock: <code>${escapeHtml(state.clock.now)}</code>${state.clock.frozen ? ' (frozen)' : ''}.</p>
+</body>
+</html>
+`
+}
+
+export function escapeHtml(text: string) {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}

@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Express } from 'express'
+import { errorResponse } from '../core/responses.js'
+
+/** Where and how the standalone server listens. */
+export interface ListenOptions {
+  /** Default 4010; 0 picks a free port (read it from `server.address()`). */
+  port?: number
+  /** Default `127.0.0.1`, so the sandbox is not reachable from the network unless asked. */
+  host?: string
+}
+
+/** Transport limits of the standalone server; see README.md#transport-limits. */
+export const TRANSPORT_LIMITS = {
+  /** Request line and headers, in bytes (Node's default); larger is 431. */
+  maxHeaderSize: 16 * 1024,
+  /** A client must send all its headers within this time; else 408. */
+  headersTimeoutMs: 10_000,
+  /** ... and the whole request within this time; else 408. */
+  requestTimeoutMs: 30_000,
+}
+
+/**
+ * Starts an HTTP server for an Express app with the sandbox's transport behaviour:
+ * headers too large (431), slow clients (408) and unparsable requests (400) get the
+ * Error body too, never Node's bare status line. Rejects with Node's error (code
+ * `EADDRINUSE`, ...) when it cannot listen.
+ *
+ * @example
+ * const app = createSandboxApp({ seed: 42 })
+ * const server = await listenSandboxApp(app, { port: 4010 })
+ * @see README.md#in-an-express-app-petstore-sandboxexpress
+ */
+export function listenSandboxApp(
+  app: Express,
+  options: ListenOptions = {},
+): Promise<Server> {
+  const server = createServer(
+    {
+      maxHeaderSize: TRANSPORT_LIMITS.maxHeaderSize,
+      headersTimeout: TRANSPORT_LIMITS.headersTimeoutMs,
+      requestTimeout: TRANSPORT_LIMITS.requestTimeoutMs,
+    },
+    app,
+  )
+  server.on('clientError', answerClientError)
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error)
+    server.once('error', onError)
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+      server.off('error', onError)
+      resolve(server)
+    })
+  })
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'request_header_fields_too_large',
+    `The request line and headers are larger than ${TRANSPORT_LIMITS.maxHeaderSize / 1024} KiB. Send fewer or shorter headers.`,
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'request_timeout',
+    `The request was not received within ${TRANSPORT_LIMITS.requestTimeoutMs / 1000} s. Send the whole request at once.`,
+  ],
+}
+
+function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  // Nothing can be written once the socket is gone or a response is under way.
+  const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+    ?.headersSent
+  if (error.code === 'ECONNRESET' || !socket.writable || busy) {
+    socket.destroy()
+    return
+  }
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    'bad_request',
+    'The request is not valid HTTP/1.1. Check the request line and headers.',
+  ]
+  void errorResponse(status, code, message, {})
+    .text()
+    .then((body) => {
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
+      )
+    })
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Files the standalone server serves beside the API, found in the installed package. */
+export interface PackageAssets {
+  /** The OpenAPI document, when the package has one (built or from source). */
+  openApiFile: string | undefined
+  /** The browser demo's folder (`dist/demo`), when it was built. */
+  demoDir: string | undefined
+  version: string
+}
+
+let cached: PackageAssets | undefined
+
+/**
+ * Finds the package's own files from wherever this module was bundled to (`dist/`,
+ * a shared chunk, or `src/` under vitest), so no path is baked in at build time.
+ */
+export function packageAssets(): PackageAssets {
+  if (cached) return cached
+  const root = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
+  const first = (...candidates: string[]) =>
+    root
+      ? candidates.map((path) => join(root, path)).find((path) => existsSync(path))
+      : undefined
+  const demoDir = root ? join(root, 'dist', 'demo') : undefined
+  cached = {
+    openApiFile: first('dist/openapi.json', 'src/core/openapi.json'),
+    demoDir: demoDir && isDirectory(demoDir) ? demoDir : undefined,
+    version: root ? (readManifest(root)?.version ?? '0.0.0') : '0.0.0',
+  }
+  return cached
+}
+
+function findPackageRoot(start: string): string | undefined {
+  let dir = start
+  for (;;) {
+    if (readManifest(dir)?.name === 'petstore-sandbox') return dir
+    const parent = dirname(dir)
+    if (parent === dir) return undefined
+    dir = parent
+  }
+}
+
+function readManifest(dir: string): { name?: string; version?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+function isDirectory(path: string) {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}

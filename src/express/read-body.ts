@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http'
+
+/** Why a body was not read: over the limit, and whether the connection must close. */
+export interface TooLarge {
+  tooLarge: true
+  /** The client is still sending far more than the limit: answer and hang up. */
+  close: boolean
+}
+
+/** Over the limit, a body is still read and discarded up to this many bytes. */
+const DRAIN_FACTOR = 16
+const MIN_DRAIN = 1024 * 1024
+
+/**
+ * Reads a request body into one Buffer, at most `limit` bytes. A larger body is drained
+ * (up to a bound) before the 413 goes out, because a client that is still uploading
+ * when the server answers and closes sees a reset connection instead of the Error body.
+ */
+export function readBody(
+  request: IncomingMessage,
+  limit: number,
+): Promise<Buffer | TooLarge> {
+  const drainLimit = Math.max(limit * DRAIN_FACTOR, MIN_DRAIN)
+  const declared = Number(request.headers['content-length'])
+  if (declared > drainLimit) return Promise.resolve({ tooLarge: true, close: true })
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const cleanup = () => {
+      request.off('data', onData)
+      request.off('end', onEnd)
+      request.off('error', onError)
+      request.off('close', onClose)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) {
+        chunks.push(chunk)
+        return
+      }
+      chunks.length = 0
+      if (size > drainLimit) {
+        cleanup()
+        request.pause()
+        resolve({ tooLarge: true, close: true })
+      }
+    }
+    const onEnd = () => {
+      cleanup()
+      if (size > limit) resolve({ tooLarge: true, close: false })
+      else
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      reject(error)
+    }
+    const onClose = () => {
+      cleanup()
+      reject(new Error('The client closed the connection before the body was complete.'))
+    }
+    request.on('data', onData)
+    request.on('end', onEnd)
+    request.on('error', onError)
+    request.on('close', onClose)
+  })
+}
