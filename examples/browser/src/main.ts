@@ -1,0 +1,57 @@
+import { startApp } from './app.js'
+
+type Mode = 'worker' | 'server'
+
+const params = new URLSearchParams(location.search)
+// Where the API is: this page's origin unless ?api=http://127.0.0.1:4010 points elsewhere.
+const origin = (params.get('api') ?? '').replace(/\/+$/, '')
+
+async function resolveMode(): Promise<Mode> {
+  const asked = params.get('mode')
+  if (asked === 'worker' || asked === 'server') return asked
+  // No ?mode: a standalone sandbox answers its control API here, a plain static server does not.
+  try {
+    const response = await fetch(`${origin}/__sandbox`, {
+      headers: { accept: 'application/json' },
+    })
+    if (response.ok && (response.headers.get('content-type') ?? '').includes('json'))
+      return 'server'
+  } catch {
+    // Unreachable: fall through to the worker.
+  }
+  return 'worker'
+}
+
+async function startWorker(): Promise<string> {
+  // Loaded only in worker mode, so server mode never downloads the sandbox and faker.
+  const { setupSandboxWorker } = await import('petstore-sandbox/browser')
+  const seed = params.has('seed') ? Number(params.get('seed')) : 42
+  const scenario = params.get('scenario') ?? undefined
+  const worker = setupSandboxWorker({ seed, ...(scenario ? { scenario } : {}) })
+  // Only msw's serviceWorker option is needed: every request this page makes after start
+  // is handled, and msw already stays quiet about scripts and styles. An app with other
+  // traffic adds onUnhandledRequest: 'bypass' (msw 3: onUnhandledFrame).
+  await worker.start({
+    serviceWorker: { url: './mockServiceWorker.js' },
+    quiet: params.has('quiet'),
+  })
+  return 'Service worker'
+}
+
+async function main() {
+  const mode = await resolveMode()
+  document.body.dataset.mode = mode
+  const runtime = mode === 'worker' ? await startWorker() : 'Standalone server'
+  await startApp({ origin, runtime })
+  document.body.dataset.ready = 'true'
+}
+
+main().catch((error: unknown) => {
+  const runtime = document.getElementById('runtime')
+  if (runtime) {
+    runtime.textContent = `Failed to start: ${(error as Error).message}`
+    runtime.classList.add('failed')
+  }
+  document.body.dataset.ready = 'failed'
+  console.error(error)
+})
