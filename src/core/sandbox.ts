@@ -240,7 +240,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       limiter.reset()
       clock.reset()
       journal.clear()
-      active = startup
+      // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
+      active = registry.has(startup.name) ? registry.get(startup.name) : startup
       scenarioData.clear()
       pending = main.reset()
       return pending
