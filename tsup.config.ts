@@ -6,6 +6,8 @@ export default defineConfig({
     'node/index': 'src/node/index.ts',
     'browser/index': 'src/browser/index.ts',
     'browser/wrong-runtime': 'src/browser/wrong-runtime.ts',
+    'node/wrong-runtime': 'src/node/wrong-runtime.ts',
+    'express/wrong-runtime': 'src/express/wrong-runtime.ts',
     'express/index': 'src/express/index.ts',
     'cli/index': 'src/cli/index.ts',
   },

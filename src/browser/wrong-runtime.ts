@@ -3,3 +3,7 @@
 throw new Error(
   'Failed to import "petstore-sandbox/browser": it runs msw\'s setupWorker in a browser, and this is Node.js. Import "petstore-sandbox/node" for tests (setupSandboxServer) or "petstore-sandbox/express" for a server (createSandboxApp).',
 )
+
+// The entry's names exist, so bundlers reach the message above instead of a missing-export error.
+export const setupSandboxWorker = undefined
+export const createSandbox = undefined
