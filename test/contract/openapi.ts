@@ -8,7 +8,7 @@ addFormats(ajv)
 ajv.addSchema(document, 'openapi')
 
 type Json = Record<string, unknown>
-const paths = document.paths as Record<string, Record<string, Json>>
+const paths = document.paths as unknown as Record<string, Record<string, Json>>
 const pointer = (...parts: string[]) =>
   parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
 
