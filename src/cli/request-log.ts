@@ -1,0 +1,36 @@
+import type { JournalEntry } from '../core/journal.js'
+import { BOLD, CYAN, DIM, GREEN, RED, YELLOW, type Paint } from './colors.js'
+import type { LogFormat } from './flags.js'
+
+/**
+ * One line per /v1 request: time, method, path, status (and error code), duration, key
+ * and plan, scenario, plus a warning when the client called the deprecated endpoint or
+ * ignored a 429's Retry-After, the two habits the real API punishes.
+ */
+export function formatRequest(
+  entry: JournalEntry,
+  format: LogFormat,
+  paint: Paint,
+): string {
+  if (format === 'json') return JSON.stringify({ type: 'request', ...entry })
+  const time = new Date().toTimeString().slice(0, 8)
+  const color = entry.status >= 500 ? RED : entry.status >= 400 ? YELLOW : GREEN
+  const status = paint(color, `${entry.status}${entry.code ? ` ${entry.code}` : ''}`)
+  const key = entry.key
+    ? `${entry.key}${entry.plan ? ` (${entry.plan})` : ''}`
+    : 'no valid key'
+  const warnings: string[] = []
+  if (entry.deprecated) {
+    warnings.push(
+      'deprecated endpoint: GET /v1/pets/{petId} is removed on 5 December 2030, use GET /v1/pets with the status filter',
+    )
+  }
+  if (entry.ignoredRetryAfter) {
+    warnings.push(
+      'sent while a 429 asked to wait (Retry-After): keep this up and the key is banned',
+    )
+  }
+  const warning =
+    warnings.length > 0 ? `  ${paint(YELLOW, `⚠ ${warnings.join('; ')}`)}` : ''
+  return `${paint(DIM, time)} ${paint(BOLD, entry.method)} ${entry.path} ${status} ${paint(DIM, `${entry.durationMs} ms`)} ${key} ${paint(CYAN, `[${entry.scenario}]`)}${warning}`
+}

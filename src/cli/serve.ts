@@ -1,0 +1,211 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { SandboxError } from '../core/errors.js'
+import { createSandbox } from '../core/sandbox.js'
+import { createSandboxApp } from '../express/create-sandbox-app.js'
+import { listenSandboxApp } from '../express/listen-sandbox-app.js'
+import { packageAssets } from '../express/package-assets.js'
+import {
+  isPath,
+  loadFixturesFile,
+  loadScenarioFile,
+  resolveNodeOptions,
+} from '../node/files.js'
+import { formatBanner } from './banner.js'
+import { CliError } from './cli-error.js'
+import { createPaint, CYAN } from './colors.js'
+import type { ServeFlags } from './flags.js'
+import { openPersistence, type Persistence } from './persistence.js'
+import { formatRequest } from './request-log.js'
+import { watchFiles } from './watch-files.js'
+
+/** How long requests still running at shutdown may finish before their sockets close. */
+const GRACE_MS = 2000
+
+/**
+ * Starts the standalone sandbox: builds the sandbox from the flags, restores `--persist`,
+ * listens, prints the banner and one line per request, reloads watched files, and closes
+ * cleanly on SIGINT/SIGTERM. Throws a CliError for anything that stops it starting.
+ */
+export async function serve(flags: ServeFlags): Promise<void> {
+  const out = (line: string) => process.stdout.write(`${line}\n`)
+  const warn = (line: string) => process.stderr.write(`petstore-sandbox: ${line}\n`)
+  const paint = createPaint(process.stdout)
+  const json = flags.logFormat === 'json'
+
+  const sandbox = startupStep(() =>
+    createSandbox(
+      resolveNodeOptions({
+        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+        ...(flags.count === undefined ? {} : { count: flags.count }),
+        ...(flags.scenario === undefined ? {} : { scenario: flags.scenario }),
+        ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
+        ...(flags.latency === undefined ? {} : { latency: flags.latency }),
+      }),
+    ),
+  )
+  await sandbox.ready
+  const persistence = flags.persist
+    ? await openPersistence(sandbox, flags.persist)
+    : undefined
+
+  const app = createSandboxApp(sandbox, {
+    onError: (error) =>
+      warn(
+        `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
+      ),
+  })
+  const server = await listen(app, flags)
+  const { port } = server.address() as AddressInfo
+  const origin = `http://${displayHost(flags.host)}:${port}`
+
+  const stopLog = flags.quiet
+    ? () => {}
+    : sandbox.onRequest((entry) => out(formatRequest(entry, flags.logFormat, paint)))
+  const watched = [
+    ...(flags.scenario !== undefined && isPath(flags.scenario) ? [flags.scenario] : []),
+    ...(flags.fixtures !== undefined ? [flags.fixtures] : []),
+  ]
+  const watcher = flags.watch
+    ? watchFiles(watched, (path) => void reload(path))
+    : undefined
+  if (flags.watch && watched.length === 0) {
+    warn(
+      '--watch has nothing to watch: it reloads the files given with --scenario ./file.json and --fixtures.',
+    )
+  }
+
+  const assets = packageAssets()
+  const state = sandbox.state()
+  out(
+    formatBanner(
+      state,
+      {
+        origin,
+        version: assets.version,
+        data: persistence?.restored
+          ? `${state.counts.pets} pets restored from ${persistence.file}, saved after every create`
+          : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${persistence ? `, saved to ${persistence.file} after every create` : ''}`,
+        watching: flags.watch ? watched : [],
+        openApi: assets.openApiFile !== undefined,
+        demo: assets.demoDir !== undefined,
+      },
+      flags.logFormat,
+      flags.quiet,
+      paint,
+    ),
+  )
+
+  let scenarioName = sandbox.startupScenario
+  async function reload(path: string) {
+    try {
+      if (flags.scenario !== undefined && path === resolve(flags.scenario)) {
+        const scenario = loadScenarioFile(path)
+        const previous = scenarioName
+        sandbox.addScenario(scenario)
+        scenarioName = scenario.name
+        if (scenario.name !== previous && sandbox.scenario.name === previous)
+          sandbox.useScenario(scenario.name)
+        report('scenario', path, `scenario "${scenario.name}" reloaded from ${path}`)
+      } else {
+        await sandbox.reloadFixtures(loadFixturesFile(path))
+        persistence?.save()
+        report('fixtures', path, `fixtures reloaded from ${path} (created pets kept)`)
+      }
+    } catch (error) {
+      const message =
+        error instanceof SandboxError ? error.message : (error as Error).message
+      if (json) out(JSON.stringify({ type: 'reload-failed', path, message }))
+      else warn(`${message} The previous version stays active.`)
+    }
+  }
+  function report(kind: string, path: string, message: string) {
+    if (json)
+      out(
+        JSON.stringify({
+          type: 'reload',
+          kind,
+          path,
+          scenario: sandbox.scenario.name,
+          pets: sandbox.state().counts.pets,
+        }),
+      )
+    else if (!flags.quiet) out(paint(CYAN, `↻ ${message}`))
+  }
+
+  let closing = false
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(130)
+    closing = true
+    watcher?.close()
+    stopLog()
+    flush(persistence, warn)
+    server.close(() => {
+      if (json) out(JSON.stringify({ type: 'stopped', signal }))
+      else if (!flags.quiet)
+        out(
+          `petstore-sandbox stopped (${signal})${persistence ? `; state saved to ${persistence.file}` : ''}`,
+        )
+      process.exit(0)
+    })
+    server.closeIdleConnections()
+    setTimeout(() => server.closeAllConnections(), GRACE_MS).unref()
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
+
+function flush(persistence: Persistence | undefined, warn: (line: string) => void) {
+  if (!persistence) return
+  try {
+    persistence.save()
+  } catch (error) {
+    warn(`Failed to save the state to ${persistence.file}: ${(error as Error).message}`)
+  }
+  persistence.close()
+}
+
+/** Runs a start-up step, turning the sandbox's own errors into one-line CLI errors. */
+function startupStep<T>(step: () => T): T {
+  try {
+    return step()
+  } catch (error) {
+    if (error instanceof SandboxError) throw new CliError(error.message)
+    throw error
+  }
+}
+
+async function listen(
+  app: Parameters<typeof listenSandboxApp>[0],
+  flags: ServeFlags,
+): Promise<Server> {
+  try {
+    return await listenSandboxApp(app, { port: flags.port, host: flags.host })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const where = `port ${flags.port} on ${flags.host}`
+    if (code === 'EADDRINUSE') {
+      throw new CliError(
+        `${where} is already in use (another sandbox?). Stop that process or choose another port, e.g. --port ${flags.port === 65535 ? 4011 : flags.port + 1}.`,
+      )
+    }
+    if (code === 'EACCES') {
+      throw new CliError(
+        `not allowed to listen on ${where}. Use a port above 1023, e.g. --port 4010.`,
+      )
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      throw new CliError(
+        `--host ${flags.host} is not an address of this machine. Use 127.0.0.1, or 0.0.0.0 to listen on every interface.`,
+      )
+    }
+    throw new CliError(`Failed to listen on ${where}: ${(error as Error).message}.`)
+  }
+}
+
+function displayHost(host: string) {
+  if (host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
+}
