@@ -13,8 +13,6 @@ import {
   suggestOption,
   type ServeFlags,
 } from './flags.js'
-import { listScenarios } from './list-scenarios.js'
-import { serve } from './serve.js'
 
 const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
 
@@ -124,7 +122,12 @@ async function parse(argv: string[]) {
             'Every key is over its limit: 429, Retry-After, then a ban',
           )
           .example('$0 --persist .sandbox-state.json', 'Created pets survive a restart'),
-      async (args) => serve(toServeFlags(args)),
+      async (args) => {
+        const flags = toServeFlags(args)
+        // Loaded only now: a usage error or --help answers before msw, faker and express load.
+        const { serve } = await import('./serve.js')
+        await serve(flags)
+      },
     )
     .command(
       'scenarios',
@@ -136,8 +139,9 @@ async function parse(argv: string[]) {
           requiresArg: true,
           describe: 'Also list the scenario in this file',
         }),
-      (args) => {
+      async (args) => {
         const file = parseText('scenario', './my-scenario.json')(args.scenario)
+        const { listScenarios } = await import('./list-scenarios.js')
         process.stdout.write(`${listScenarios(file, createPaint(process.stdout))}\n`)
       },
     )

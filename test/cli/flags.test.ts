@@ -1,0 +1,125 @@
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SCENARIO_NAMES } from 'petstore-sandbox'
+import { killAll, removeCliBuild, runCli } from './cli-process.js'
+
+afterEach(killAll)
+afterAll(removeCliBuild)
+
+async function fails(args: string[]) {
+  const cli = await runCli(args)
+  const { code } = await cli.exited
+  const lines = cli.stderr().trimEnd().split('\n')
+  return { code, lines, stdout: cli.stdout() }
+}
+
+describe('a wrong command line is one line naming the problem and the fix, and a non-zero exit', () => {
+  test.each([
+    [['--prot', '4010'], /Unknown option --prot\. Did you mean --port\?/],
+    [['--port', 'abc'], /--port must be a port number from 0 to 65535.*got "abc"/],
+    [['--port', '70000'], /--port must be a port number/],
+    [['--port'], /--port needs a value/],
+    [
+      ['--latency', '500-100'],
+      /--latency must be milliseconds \(250\) or a range \(100-500\)/,
+    ],
+    [['--count', '-1'], /--count must be a number of pets from 0 to 1000000/],
+    [['--log-format', 'xml'], /--log-format must be pretty or json, got "xml"/],
+    [['--seed', '4.2'], /--seed must be an integer/],
+    [['--port', '1', '--port', '2'], /given twice/],
+    [['serve'], /Unknown command "serve"/],
+  ])('%j', async (args, message) => {
+    const { code, lines, stdout } = await fails(args)
+    expect(code).toBe(2)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^petstore-sandbox: /)
+    expect(lines[0]).toMatch(message)
+    expect(lines[0]).toMatch(/petstore-sandbox --help/)
+    expect(stdout).toBe('')
+  })
+
+  test('an unknown scenario name lists the known ones', async () => {
+    const { code, lines } = await fails(['--scenario', 'rate-limitted', '--port', '0'])
+    expect(code).toBe(1)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/no scenario named "rate-limitted"/)
+    for (const name of SCENARIO_NAMES) expect(lines[0]).toContain(name)
+  })
+
+  test('a scenario file with a mistake names the file, the field and what is allowed', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    const file = join(folder, 'broken.json')
+    writeFileSync(
+      file,
+      JSON.stringify({ name: 'broken', description: 'x', latencyMs: 5 }),
+    )
+    try {
+      const { code, lines } = await fails(['--scenario', file, '--port', '0'])
+      expect(code).toBe(1)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(file)
+      expect(lines[0]).toContain('latencyMs')
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})
+
+test('--version prints the package version', async () => {
+  const cli = await runCli(['--version'])
+  expect((await cli.exited).code).toBe(0)
+  expect(cli.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/)
+})
+
+test('--help lists every flag', async () => {
+  const cli = await runCli(['--help'])
+  expect((await cli.exited).code).toBe(0)
+  for (const flag of [
+    '--port',
+    '--host',
+    '--seed',
+    '--count',
+    '--scenario',
+    '--fixtures',
+    '--latency',
+    '--persist',
+    '--watch',
+    '--quiet',
+    '--log-format',
+    'scenarios',
+  ]) {
+    expect(cli.stdout()).toContain(flag)
+  }
+})
+
+describe('petstore-sandbox scenarios', () => {
+  test('lists every built-in scenario with its description', async () => {
+    const cli = await runCli(['scenarios'])
+    expect((await cli.exited).code).toBe(0)
+    for (const name of SCENARIO_NAMES)
+      expect(cli.stdout()).toMatch(new RegExp(`^${name} +\\S.{20,}$`, 'm'))
+    expect(cli.stdout()).toContain('X-Sandbox-Scenario')
+  })
+
+  test('with --scenario <file>, lists that one too', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    const file = join(folder, 'flaky.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'flaky-get',
+        description: 'getPet answers 503 every time',
+        errors: { getPet: { status: 503, code: 'service_unavailable' } },
+      }),
+    )
+    try {
+      const cli = await runCli(['scenarios', '--scenario', file])
+      expect((await cli.exited).code).toBe(0)
+      expect(cli.stdout()).toMatch(/^flaky-get +getPet answers 503 every time$/m)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
+import {
+  eventually,
+  events,
+  FREE,
+  killAll,
+  removeCliBuild,
+  runCli,
+  startServer,
+} from './cli-process.js'
+
+let folder: string
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'petstore-watch-'))
+})
+afterEach(async () => {
+  await killAll()
+  rmSync(folder, { recursive: true, force: true })
+})
+afterAll(removeCliBuild)
+
+const writeJson = (file: string, value: unknown) =>
+  writeFileSync(file, JSON.stringify(value))
+const createPet = (api: string, headers: Record<string, string> = FREE) =>
+  fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Kept', categoryId: 1 }),
+  })
+
+test('--watch reloads the scenario file on change, without a restart or losing created pets', async () => {
+  const file = join(folder, 'flaky.json')
+  writeJson(file, { name: 'flaky', description: 'first version' })
+  const { cli, api, origin } = await startServer(['--scenario', file, '--watch'])
+  expect((await createPet(api)).status).toBe(201)
+
+  writeJson(file, {
+    name: 'flaky',
+    description: 'second version',
+    errors: { getPet: { status: 503, code: 'service_unavailable' } },
+  })
+  await eventually(async () => {
+    const state = (await (await fetch(`${origin}/__sandbox`)).json()) as {
+      scenario: { description: string }
+    }
+    return state.scenario.description === 'second version' ? true : undefined
+  })
+  expect((await fetch(`${api}/pets/1`, { headers: FREE })).status).toBe(503)
+  const pets = (await (
+    await fetch(`${api}/pets?limit=100`, { headers: FREE })
+  ).json()) as Array<{ name: string }>
+  expect(pets.at(-1)?.name).toBe('Kept')
+  expect(events(cli, 'reload')).toContainEqual(
+    expect.objectContaining({ kind: 'scenario', scenario: 'flaky' }),
+  )
+  // A reset keeps the reloaded definition.
+  await fetch(`${origin}/__sandbox/reset`, { method: 'POST' })
+  expect((await fetch(`${api}/pets/1`, { headers: FREE })).status).toBe(503)
+})
+
+test('--watch reloads fixtures (a folder) and keeps created pets; a broken edit keeps the previous version', async () => {
+  const fixtures = join(folder, 'fixtures')
+  mkdirSync(fixtures)
+  const keys = (extra: string) => ({
+    plans: { free: { perMinute: 60, perDay: 1000 } },
+    keys: [
+      { key: 'team-key', plan: 'free' },
+      { key: extra, plan: 'free' },
+    ],
+  })
+  writeJson(join(fixtures, 'api-keys.json'), keys('first-key'))
+  const { cli, api } = await startServer(['--fixtures', fixtures, '--watch'])
+  const first = { authorization: 'Bearer first-key' }
+  expect((await createPet(api, first)).status).toBe(201)
+
+  writeJson(join(fixtures, 'api-keys.json'), keys('second-key'))
+  await eventually(async () =>
+    (await fetch(`${api}/pets`, { headers: { authorization: 'Bearer second-key' } }))
+      .status === 200
+      ? true
+      : undefined,
+  )
+  expect((await fetch(`${api}/pets`, { headers: first })).status).toBe(401)
+  const pets = (await (
+    await fetch(`${api}/pets?limit=100`, {
+      headers: { authorization: 'Bearer team-key' },
+    })
+  ).json()) as Array<{ name: string }>
+  expect(pets.at(-1)?.name).toBe('Kept')
+
+  writeFileSync(join(fixtures, 'api-keys.json'), '{"plans": ')
+  await eventually(async () =>
+    events(cli, 'reload-failed').length > 0 ? true : undefined,
+  )
+  expect(events(cli, 'reload-failed')[0]?.message).toMatch(
+    /api-keys\.json.*not valid JSON/,
+  )
+  expect(
+    (await fetch(`${api}/pets`, { headers: { authorization: 'Bearer second-key' } }))
+      .status,
+  ).toBe(200)
+})
+
+test('--watch without files to watch says so', async () => {
+  const cli = await runCli(['--port', '0', '--watch', '--log-format', 'json'])
+  await cli.line(/"type":"ready"/)
+  expect(cli.stderr()).toMatch(/--watch has nothing to watch/)
+})
