@@ -106,7 +106,9 @@ export function createSandboxApp(
 
   if (assets.demoDir) {
     // Our own redirect: serve-static's answers with an HTML page.
-    app.get('/demo', (_req, res) => {
+    app.get('/demo', (req, res, next) => {
+      // Non-strict routing matches "/demo/" here too.
+      if (req.path !== '/demo') return next()
       res.writeHead(301, { location: '/demo/' })
       res.end()
     })

@@ -71,7 +71,10 @@ export function createSandboxMiddleware(
   ) {
     try {
       let body: Buffer | undefined
-      if (hasBody(req)) {
+      if (req.readableEnded || (req as { _body?: boolean })._body) {
+        // A body parser mounted before us consumed the stream: use what it kept.
+        body = parsedBody(req.body)
+      } else if (hasBody(req)) {
         const read = await readBody(req, limit)
         if (!Buffer.isBuffer(read)) {
           const refused = sandbox.refuse(
@@ -106,6 +109,13 @@ function hasBody(req: ExpressRequest) {
     req.headers['transfer-encoding'] !== undefined ||
     (length !== undefined && length !== '0')
   )
+}
+
+function parsedBody(value: unknown): Buffer | undefined {
+  if (value === undefined || value === null) return undefined
+  if (Buffer.isBuffer(value)) return value
+  if (typeof value === 'string') return Buffer.from(value)
+  return Buffer.from(JSON.stringify(value))
 }
 
 /** Tells a ready sandbox from options, so both entry points accept either. */

@@ -1,0 +1,59 @@
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import express from 'express'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createSandbox, createSandboxMiddleware } from 'petstore-sandbox/express'
+
+const FREE = { authorization: 'Bearer sandbox-free-key' }
+const sandbox = createSandbox({ seed: 42 })
+let server: Server
+let origin: string
+
+beforeAll(async () => {
+  // A user's own app: the sandbox mounted under /mock, beside their routes and a body
+  // parser that runs first on another path.
+  const app = express()
+  app.get('/health', (_req, res) => void res.json({ ok: true }))
+  app.use('/mock', createSandboxMiddleware(sandbox))
+  app.use('/parsed', express.json(), createSandboxMiddleware(sandbox))
+  await new Promise<void>((resolve) => {
+    server = app.listen(0, '127.0.0.1', () => resolve())
+  })
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+test('mounted under a path, it serves the API and the control endpoints below it', async () => {
+  const pets = await fetch(`${origin}/mock/v1/pets?limit=2`, { headers: FREE })
+  expect(pets.status).toBe(200)
+  expect(await pets.json()).toEqual(sandbox.db.pets.all().slice(0, 2))
+  expect((await fetch(`${origin}/mock/__sandbox`)).status).toBe(200)
+})
+
+test('other requests go on to the app', async () => {
+  expect(await (await fetch(`${origin}/health`)).json()).toEqual({ ok: true })
+  // Outside /v1 and /__sandbox the middleware steps aside; Express answers its own 404.
+  expect((await fetch(`${origin}/mock/other`)).status).toBe(404)
+})
+
+test('after a body parser, the parsed body is passed on', async () => {
+  const response = await fetch(`${origin}/parsed/v1/pets`, {
+    method: 'POST',
+    headers: { ...FREE, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Parsed', categoryId: 3 }),
+  })
+  expect(response.status).toBe(201)
+  expect(await response.json()).toMatchObject({ name: 'Parsed', categoryId: 3 })
+})
+
+test('it exposes the sandbox it serves, or creates one from options', () => {
+  expect(createSandboxMiddleware(sandbox).sandbox).toBe(sandbox)
+  const created = createSandboxMiddleware({ seed: 7, count: 3, bodyLimit: 1024 })
+  expect(created.sandbox.count).toBe(3)
+  expect(() => createSandboxMiddleware({ bodyLimit: -1 })).toThrow(
+    /Failed to create the Express adapter: bodyLimit -1/,
+  )
+})
