@@ -1,0 +1,114 @@
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createSandbox } from 'petstore-sandbox'
+import { killAll, track } from './cli/cli-process.js'
+
+// msw's test/modules idea: the package as users get it, from its tarball, in an empty
+// folder, through its public names only.
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const run = promisify(execFile)
+let folder: string
+let app: string
+
+beforeAll(async () => {
+  if (
+    !existsSync(join(ROOT, 'dist/cli/index.js')) ||
+    !existsSync(join(ROOT, 'dist/express/index.js'))
+  ) {
+    throw new Error('dist/ is missing: run "npm run build" first (npm test does).')
+  }
+  folder = mkdtempSync(join(tmpdir(), 'petstore-pack-'))
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
+    cwd: ROOT,
+  })
+  const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>
+  app = join(folder, 'app')
+  mkdirSync(app)
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'pack-test', private: true, type: 'module' }),
+  )
+  await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      join(folder, filename),
+      'msw@2',
+    ],
+    { cwd: app },
+  )
+}, 120_000)
+
+afterAll(async () => {
+  await killAll()
+  if (folder) rmSync(folder, { recursive: true, force: true })
+})
+
+test('the installed bin serves the seeded pets on a free port, the same as the source', async () => {
+  const child = spawn(
+    join(app, 'node_modules/.bin/petstore-sandbox'),
+    ['--port', '0', '--log-format', 'json'],
+    {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  const cli = track(child)
+  const ready = JSON.parse(await cli.line(/"type":"ready"/)) as { url: string }
+  expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+  const response = await fetch(`${ready.url}/pets`, {
+    headers: { authorization: 'Bearer sandbox-free-key' },
+  })
+  expect(response.status).toBe(200)
+  const pets = await response.json()
+  const source = createSandbox({ seed: 42 })
+  await source.ready
+  expect(pets).toEqual(source.db.pets.all().slice(0, 20))
+  expect((await fetch(ready.url.replace(/\/v1$/, '/openapi.json'))).status).toBe(200)
+  child.kill('SIGTERM')
+  expect((await cli.exited).code).toBe(0)
+})
+
+test('every Node entry point imports; the browser entry refuses Node with its message', async () => {
+  const script = `
+    const core = await import('petstore-sandbox')
+    const node = await import('petstore-sandbox/node')
+    const express = await import('petstore-sandbox/express')
+    let browser = 'loaded'
+    try { await import('petstore-sandbox/browser') } catch (error) { browser = error.message }
+    console.log(JSON.stringify({
+      core: typeof core.createSandbox,
+      node: typeof node.setupSandboxServer,
+      express: [typeof express.createSandboxApp, typeof express.createSandboxMiddleware],
+      scenarios: core.SCENARIO_NAMES,
+      browser,
+    }))
+  `
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: app,
+  })
+  const result = JSON.parse(stdout) as Record<string, unknown>
+  expect(result).toMatchObject({
+    core: 'function',
+    node: 'function',
+    express: ['function', 'function'],
+    scenarios: expect.arrayContaining([
+      'default',
+      'rate-limited',
+      'expired-key',
+      'missing-pet',
+    ]),
+  })
+  expect(result.browser).toMatch(
+    /Failed to import "petstore-sandbox\/browser".*petstore-sandbox\/node/,
+  )
+})
