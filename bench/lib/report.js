@@ -1,0 +1,335 @@
+// Targets of issue 6, the markdown report and the comparison with the previous run.
+
+export function median(values) {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b)
+  if (sorted.length === 0) return Number.NaN
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+export const ENDPOINTS = {
+  listPets: 'GET /v1/pets?limit=20',
+  createPet: 'POST /v1/pets',
+  getPet: 'GET /v1/pets/{id}',
+}
+
+/** The targets of issue 6: benchmark ratios and in-process figures. */
+export const TARGETS = [
+  {
+    id: 'list-rps',
+    label: 'GET /v1/pets req/s, sandbox/bare Express',
+    value: (r) => r.throughput.listPets.ratio.rps,
+    op: '>=',
+    limit: 0.6,
+    unit: 'x',
+  },
+  {
+    id: 'list-p99',
+    label: 'GET /v1/pets p99, sandbox/bare Express',
+    value: (r) => r.throughput.listPets.ratio.p99,
+    op: '<=',
+    limit: 1.5,
+    unit: 'x',
+  },
+  {
+    id: 'create-rps',
+    label: 'POST /v1/pets req/s, sandbox/bare Express',
+    value: (r) => r.throughput.createPet.ratio.rps,
+    op: '>=',
+    limit: 0.5,
+    unit: 'x',
+  },
+  {
+    id: 'startup',
+    label: 'startup to first 200, sandbox/bare Express',
+    value: (r) => r.startup.ratio,
+    op: '<=',
+    limit: 2.0,
+    unit: 'x',
+  },
+  {
+    id: 'in-test',
+    label: 'in-test request, setupSandboxServer/bare msw handler',
+    value: (r) => r.inTest.ratio,
+    op: '<=',
+    limit: 1.5,
+    unit: 'x',
+  },
+  {
+    id: 'seed-100k',
+    label: '100k pets: seeding',
+    value: (r) => scaleRow(r, 100_000)?.seedMs,
+    op: '<',
+    limit: 1500,
+    unit: 'ms',
+  },
+  {
+    id: 'get-100k',
+    label: '100k pets: get-by-id (p50, in-process)',
+    value: (r) => scaleRow(r, 100_000)?.latencyMs.getById.p50,
+    op: '<',
+    limit: 1,
+    unit: 'ms',
+  },
+  {
+    id: 'filter-100k',
+    label: '100k pets: filtered first page (p50, in-process)',
+    value: (r) => scaleRow(r, 100_000)?.latencyMs.filtered.p50,
+    op: '<',
+    limit: 1,
+    unit: 'ms',
+  },
+  {
+    id: 'rss-100k',
+    label: '100k pets: peak RSS',
+    value: (r) => scaleRow(r, 100_000)?.peakRssMb,
+    op: '<',
+    limit: 400,
+    unit: 'MB',
+  },
+]
+
+function scaleRow(results, count) {
+  return results.scale.find((row) => row.count === count)
+}
+
+const COMPARE = {
+  '>=': (a, b) => a >= b,
+  '<=': (a, b) => a <= b,
+  '<': (a, b) => a < b,
+}
+
+/** Each target with its measured value and PASS, FAIL or INVALID (errors in the run). */
+export function evaluateTargets(results) {
+  return TARGETS.map((target) => {
+    const value = target.value(results)
+    const invalid =
+      (target.id.startsWith('list') && results.throughput.listPets.failures > 0) ||
+      (target.id.startsWith('create') && results.throughput.createPet.failures > 0)
+    const pass = Number.isFinite(value) && COMPARE[target.op](value, target.limit)
+    return {
+      id: target.id,
+      label: target.label,
+      value,
+      op: target.op,
+      limit: target.limit,
+      unit: target.unit,
+      result: invalid ? 'INVALID' : pass ? 'PASS' : 'FAIL',
+    }
+  })
+}
+
+export function fmt(value, digits = 2) {
+  if (value === undefined || value === null || !Number.isFinite(value)) return 'n/a'
+  if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US')
+  if (Math.abs(value) >= 100) return value.toFixed(0)
+  return value.toFixed(digits)
+}
+
+const withUnit = (value, unit) =>
+  unit === 'x' ? `${fmt(value)}x` : `${fmt(value, unit === 'ms' ? 3 : 2)} ${unit}`
+
+function table(header, rows) {
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n')
+}
+
+/** The whole report as markdown. */
+export function renderMarkdown(results, targets, comparison) {
+  const { config, machine } = results
+  const byId = Object.fromEntries(targets.map((target) => [target.id, target]))
+  const verdict = (id) => (byId[id] ? ` ${byId[id].result}` : '')
+  const lines = []
+  lines.push(`# petstore-sandbox benchmark`)
+  lines.push('')
+  lines.push(
+    `${results.date} on ${machine.cpus}x ${machine.cpuModel}, ${machine.memoryGb} GB, Linux ${machine.os}, Node ${machine.node}, msw ${machine.msw}, express ${machine.express}, autocannon ${machine.autocannon}. Command: \`npm run bench\` (${results.durationS.toFixed(0)} s).`,
+  )
+  lines.push('')
+  lines.push(
+    `## Standalone server vs bare Express 5 (autocannon -c ${config.connections}, ${config.durationS} s x ${config.rounds} interleaved rounds, medians)`,
+  )
+  lines.push('')
+  const tp = results.throughput
+  lines.push(
+    table(
+      [
+        'endpoint',
+        'bare req/s',
+        'sandbox req/s',
+        'ratio',
+        'bare p50',
+        'sandbox p50',
+        'ratio',
+        'bare p99',
+        'sandbox p99',
+        'ratio',
+        'non-2xx/errors',
+      ],
+      Object.entries(ENDPOINTS).map(([key, label]) => {
+        const row = tp[key]
+        const target =
+          key === 'listPets'
+            ? ` (>= 0.6${verdict('list-rps')})`
+            : key === 'createPet'
+              ? ` (>= 0.5${verdict('create-rps')})`
+              : ''
+        const p99Target = key === 'listPets' ? ` (<= 1.5${verdict('list-p99')})` : ''
+        return [
+          label,
+          fmt(row.bare.rps),
+          fmt(row.sandbox.rps),
+          `**${fmt(row.ratio.rps)}**${target}`,
+          `${fmt(row.bare.p50, 1)} ms`,
+          `${fmt(row.sandbox.p50, 1)} ms`,
+          fmt(row.ratio.p50),
+          `${fmt(row.bare.p99, 1)} ms`,
+          `${fmt(row.sandbox.p99, 1)} ms`,
+          `${fmt(row.ratio.p99)}${p99Target}`,
+          String(row.failures),
+        ]
+      }),
+    ),
+  )
+  lines.push('')
+  lines.push(
+    table(
+      ['measure', 'bare', 'sandbox', 'ratio', 'target'],
+      [
+        [
+          `startup to first 200 (median of ${config.startupRuns} interleaved)`,
+          `${fmt(results.startup.bare.ms, 0)} ms`,
+          `${fmt(results.startup.sandbox.ms, 0)} ms`,
+          `**${fmt(results.startup.ratio)}**`,
+          `<= 2.0${verdict('startup')}`,
+        ],
+        [
+          'peak RSS after the load rounds (VmHWM)',
+          `${fmt(results.rss.bare, 0)} MB`,
+          `${fmt(results.rss.sandbox, 0)} MB`,
+          fmt(results.rss.ratio),
+          '-',
+        ],
+        [
+          `in-test: one fetch through msw setupServer (median, ${config.inTestRuns} interleaved processes)`,
+          `${fmt(results.inTest.bare.us, 0)} µs`,
+          `${fmt(results.inTest.sandbox.us, 0)} µs`,
+          `**${fmt(results.inTest.ratio)}**`,
+          `<= 1.5${verdict('in-test')}`,
+        ],
+      ],
+    ),
+  )
+  lines.push('')
+  lines.push(
+    `Bare: \`bench/bare-express.js\` (express.json() on POST, the same 20 pets); bare in-test: \`setupServer(http.get('*/v1/pets', () => HttpResponse.json(pets)))\`. Sandbox: \`node bin/petstore-sandbox.js --quiet\` and \`setupSandboxServer({ seed: 42 })\`, key \`sandbox-enterprise-key\`.`,
+  )
+  lines.push('')
+  lines.push(
+    `## Scale (fresh process per size; latencies through msw getResponse, p50 of ${config.scaleSamples})`,
+  )
+  lines.push('')
+  lines.push(
+    table(
+      [
+        'pets',
+        'seeding',
+        'list (limit=20)',
+        'filtered (status=sold)',
+        'get-by-id (late id)',
+        'peak RSS',
+      ],
+      results.scale.map((row) => {
+        const big = row.count === 100_000
+        return [
+          row.count.toLocaleString('en-US'),
+          `${fmt(row.seedMs, 0)} ms${big ? ` (< 1500${verdict('seed-100k')})` : ''}`,
+          `${fmt(row.latencyMs.list.p50, 3)} ms`,
+          `${fmt(row.latencyMs.filtered.p50, 3)} ms${big ? ` (< 1${verdict('filter-100k')})` : ''}`,
+          `${fmt(row.latencyMs.getById.p50, 3)} ms${big ? ` (< 1${verdict('get-100k')})` : ''}`,
+          `${fmt(row.peakRssMb, 0)} MB${big ? ` (< 400${verdict('rss-100k')})` : ''}`,
+        ]
+      }),
+    ),
+  )
+  lines.push('')
+  lines.push('## Targets (issue 6)')
+  lines.push('')
+  lines.push(
+    table(
+      ['target', 'measured', 'limit', 'result'],
+      targets.map((target) => [
+        target.label,
+        withUnit(target.value, target.unit),
+        `${target.op} ${target.limit}${target.unit === 'x' ? 'x' : ` ${target.unit}`}`,
+        `**${target.result}**`,
+      ]),
+    ),
+  )
+  const passed = targets.filter((target) => target.result === 'PASS').length
+  lines.push('')
+  lines.push(`${passed} of ${targets.length} targets met.`)
+  if (comparison) {
+    lines.push('')
+    lines.push(`## Change since the previous run (${comparison.previousDate})`)
+    lines.push('')
+    lines.push(
+      table(
+        ['figure', 'previous', 'now', 'change'],
+        comparison.rows.map((row) => [
+          row.name,
+          fmt(row.previous, 3),
+          fmt(row.now, 3),
+          row.change,
+        ]),
+      ),
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** The figures a run is compared on, flat, by name. */
+export function figures(results) {
+  const out = {}
+  for (const [key, label] of Object.entries(ENDPOINTS)) {
+    const row = results.throughput[key]
+    out[`${label} req/s bare`] = row.bare.rps
+    out[`${label} req/s sandbox`] = row.sandbox.rps
+    out[`${label} req/s ratio`] = row.ratio.rps
+    out[`${label} p99 ratio`] = row.ratio.p99
+  }
+  out['startup ms bare'] = results.startup.bare.ms
+  out['startup ms sandbox'] = results.startup.sandbox.ms
+  out['startup ratio'] = results.startup.ratio
+  out['peak RSS MB sandbox'] = results.rss.sandbox
+  out['in-test µs bare'] = results.inTest.bare.us
+  out['in-test µs sandbox'] = results.inTest.sandbox.us
+  out['in-test ratio'] = results.inTest.ratio
+  for (const row of results.scale) {
+    const n = row.count.toLocaleString('en-US')
+    out[`${n} pets seeding ms`] = row.seedMs
+    out[`${n} pets filtered ms`] = row.latencyMs.filtered.p50
+    out[`${n} pets get-by-id ms`] = row.latencyMs.getById.p50
+    out[`${n} pets peak RSS MB`] = row.peakRssMb
+  }
+  return out
+}
+
+/** Every figure present in both runs, with the relative change. */
+export function compare(previous, current) {
+  if (!previous?.figures) return undefined
+  const rows = []
+  for (const [name, now] of Object.entries(current.figures)) {
+    const before = previous.figures[name]
+    if (!Number.isFinite(before) || !Number.isFinite(now)) continue
+    const change =
+      before === 0
+        ? 'n/a'
+        : `${now >= before ? '+' : ''}${(((now - before) / before) * 100).toFixed(1)}%`
+    rows.push({ name, previous: before, now, change })
+  }
+  return { previousDate: previous.date, rows }
+}

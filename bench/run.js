@@ -1,0 +1,351 @@
+// npm run bench: the standalone sandbox against a bare Express 5 baseline (throughput,
+// latency, startup, peak RSS), the in-test runtime against a bare msw handler, and
+// scale (1k, 10k, 100k pets). Prints a markdown table with the targets of issue 6 and
+// writes bench/results/latest.json and latest.md. Everything runs on 127.0.0.1 and every
+// child process is killed at the end, on error and on Ctrl-C.
+// Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run).
+import { clearTimeout, setTimeout } from 'node:timers'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createRequire } from 'node:module'
+import { cpus, release, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import {
+  freePort,
+  getText,
+  guardChildren,
+  killAll,
+  peakRssMb,
+  runJsonChild,
+  startNode,
+  waitFor200,
+} from './lib/children.js'
+import {
+  compare,
+  ENDPOINTS,
+  evaluateTargets,
+  figures,
+  median,
+  renderMarkdown,
+} from './lib/report.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const BENCH = join(ROOT, 'bench')
+const RESULTS = join(BENCH, 'results')
+const KEY = 'sandbox-enterprise-key'
+const AUTH = { authorization: `Bearer ${KEY}` }
+const LIST_PATH = '/v1/pets?limit=20'
+const GET_ID = 7
+const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' })
+
+const config = {
+  rounds: positive(process.env.BENCH_ROUNDS, 3),
+  durationS: positive(process.env.BENCH_DURATION, 3),
+  warmupS: 1,
+  connections: 50,
+  startupRuns: 5,
+  inTestRuns: 5,
+  inTestRequests: 3000,
+  scaleCounts: [1_000, 10_000, 100_000],
+  scaleSamples: 500,
+}
+
+function positive(raw, fallback) {
+  const value = Number(raw)
+  return raw !== undefined && Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+const log = (line) => process.stderr.write(`${line}\n`)
+
+/** The two servers under test, as child processes. */
+const SERVERS = {
+  bare: (port, petsFile) => [join(BENCH, 'bare-express.js'), String(port), petsFile],
+  sandbox: (port) => [
+    join(ROOT, 'bin', 'petstore-sandbox.js'),
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--seed',
+    '42',
+    '--quiet',
+  ],
+}
+
+async function startServer(kind, petsFile) {
+  const port = await freePort()
+  const startedAt = performance.now()
+  const proc = startNode(SERVERS[kind](port, petsFile), { cwd: ROOT })
+  const ms = await waitFor200(proc, port, LIST_PATH, AUTH, startedAt)
+  return { kind, port, proc, ms }
+}
+
+async function measureStartup(petsFile) {
+  log(`startup: ${config.startupRuns} interleaved runs of each server (+1 warm-up)`)
+  const times = { bare: [], sandbox: [] }
+  for (let run = 0; run <= config.startupRuns; run++) {
+    for (const kind of ['bare', 'sandbox']) {
+      const server = await startServer(kind, petsFile)
+      await server.proc.kill()
+      if (run > 0) times[kind].push(server.ms)
+    }
+  }
+  const bare = median(times.bare)
+  const sandbox = median(times.sandbox)
+  return {
+    bare: { ms: bare, runs: times.bare },
+    sandbox: { ms: sandbox, runs: times.sandbox },
+    ratio: sandbox / bare,
+  }
+}
+
+const LOADS = {
+  listPets: { method: 'GET', path: LIST_PATH, expect: 200 },
+  createPet: { method: 'POST', path: '/v1/pets', expect: 201, body: NEW_PET },
+  getPet: { method: 'GET', path: `/v1/pets/${GET_ID}`, expect: 200 },
+}
+
+async function load(server, name, durationS) {
+  const spec = LOADS[name]
+  const instance = autocannon({
+    url: `http://127.0.0.1:${server.port}${spec.path}`,
+    method: spec.method,
+    headers: {
+      ...AUTH,
+      ...(spec.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(spec.body ? { body: spec.body } : {}),
+    connections: config.connections,
+    duration: durationS,
+    timeout: 10,
+  })
+  // A hard bound on top of autocannon's own duration.
+  const guard = setTimeout(() => instance.stop(), (durationS + 15) * 1000)
+  const result = await instance
+  clearTimeout(guard)
+  if (!server.proc.alive)
+    throw new Error(`the ${server.kind} server died under load: ${server.proc.stderr}`)
+  const expected = result.statusCodeStats?.[spec.expect]?.count ?? 0
+  const total = Object.values(result.statusCodeStats ?? {}).reduce(
+    (sum, entry) => sum + entry.count,
+    0,
+  )
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: total,
+    failures: total - expected + result.errors + result.timeouts,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, entry]) => [
+        code,
+        entry.count,
+      ]),
+    ),
+  }
+}
+
+/** The same bytes from both servers, so the load compares like with like. */
+async function checkSameAnswers(bare, sandbox) {
+  for (const path of [LIST_PATH, `/v1/pets/${GET_ID}`]) {
+    const [left, right] = await Promise.all([
+      getText(bare.port, path, AUTH),
+      getText(sandbox.port, path, AUTH),
+    ])
+    if (left.status !== 200 || right.status !== 200 || left.body !== right.body) {
+      throw new Error(
+        `GET ${path}: bare answered ${left.status}, the sandbox ${right.status}, and the bodies ${left.body === right.body ? 'match' : 'differ'}; the comparison would be meaningless`,
+      )
+    }
+  }
+}
+
+async function measureThroughput(petsFile) {
+  const bare = await startServer('bare', petsFile)
+  const sandbox = await startServer('sandbox', petsFile)
+  try {
+    await checkSameAnswers(bare, sandbox)
+    const servers = [bare, sandbox]
+    log(`throughput: warm-up, ${config.warmupS} s per server and endpoint`)
+    for (const name of Object.keys(LOADS))
+      for (const server of servers) await load(server, name, config.warmupS)
+    const runs = Object.fromEntries(
+      Object.keys(LOADS).map((name) => [name, { bare: [], sandbox: [] }]),
+    )
+    for (let round = 1; round <= config.rounds; round++) {
+      for (const name of Object.keys(LOADS)) {
+        for (const server of servers) {
+          const run = await load(server, name, config.durationS)
+          runs[name][server.kind].push(run)
+          log(
+            `  round ${round} ${ENDPOINTS[name].padEnd(22)} ${server.kind.padEnd(7)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms${run.failures ? `  ${run.failures} NOT ${LOADS[name].expect}` : ''}`,
+          )
+        }
+      }
+    }
+    const rss = {
+      bare: peakRssMb(bare.proc.child.pid),
+      sandbox: peakRssMb(sandbox.proc.child.pid),
+    }
+    rss.ratio = rss.sandbox / rss.bare
+    const throughput = {}
+    for (const [name, sides] of Object.entries(runs)) {
+      const summary = (list) => ({
+        rps: median(list.map((run) => run.rps)),
+        p50: median(list.map((run) => run.p50)),
+        p99: median(list.map((run) => run.p99)),
+        runs: list,
+      })
+      const b = summary(sides.bare)
+      const s = summary(sides.sandbox)
+      throughput[name] = {
+        bare: b,
+        sandbox: s,
+        ratio: { rps: s.rps / b.rps, p50: s.p50 / b.p50, p99: s.p99 / b.p99 },
+        failures: [...sides.bare, ...sides.sandbox].reduce(
+          (sum, run) => sum + run.failures,
+          0,
+        ),
+      }
+    }
+    return { throughput, rss }
+  } finally {
+    await Promise.all([bare.proc.kill(), sandbox.proc.kill()])
+  }
+}
+
+async function measureInTest(petsFile) {
+  log(`in-test: ${config.inTestRuns} interleaved processes of each side`)
+  const us = { bare: [], sandbox: [] }
+  for (let run = 0; run < config.inTestRuns; run++) {
+    for (const mode of ['bare', 'sandbox']) {
+      const result = await runJsonChild([
+        join(BENCH, 'in-test.js'),
+        mode,
+        petsFile,
+        String(config.inTestRequests),
+      ])
+      us[mode].push(result.usPerRequest)
+    }
+  }
+  const bare = median(us.bare)
+  const sandbox = median(us.sandbox)
+  return {
+    bare: { us: bare, runs: us.bare },
+    sandbox: { us: sandbox, runs: us.sandbox },
+    ratio: sandbox / bare,
+  }
+}
+
+async function measureScale() {
+  const rows = []
+  for (const count of config.scaleCounts) {
+    log(`scale: ${count.toLocaleString('en-US')} pets`)
+    rows.push(
+      await runJsonChild([
+        join(BENCH, 'scale.js'),
+        String(count),
+        String(config.scaleSamples),
+      ]),
+    )
+  }
+  return rows
+}
+
+/** The 20 pets both servers answer GET /v1/pets?limit=20 with (seed 42). */
+async function writePets(dir) {
+  const { createSandbox } = await import('../dist/index.js')
+  const sandbox = createSandbox({ seed: 42 })
+  await sandbox.ready
+  const pets = sandbox.db.pets.all().slice(0, 20)
+  const file = join(dir, 'pets.json')
+  writeFileSync(file, JSON.stringify(pets))
+  return file
+}
+
+function machine() {
+  const require = createRequire(import.meta.url)
+  const version = (name) => require(`${name}/package.json`).version
+  return {
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cpus: cpus().length,
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    os: release(),
+    node: process.version,
+    msw: version('msw'),
+    express: version('express'),
+    autocannon: version('autocannon'),
+  }
+}
+
+async function main() {
+  guardChildren()
+  for (const file of ['dist/index.js', 'dist/node/index.js', 'dist/cli/index.js']) {
+    if (!existsSync(join(ROOT, file)))
+      throw new Error(`${file} is missing: run "npm run build" (npm run bench does it).`)
+  }
+  const started = performance.now()
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
+  const petsFile = await writePets(dir)
+
+  const startup = await measureStartup(petsFile)
+  const { throughput, rss } = await measureThroughput(petsFile)
+  const inTest = await measureInTest(petsFile)
+  const scale = await measureScale()
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    config,
+    durationS: (performance.now() - started) / 1000,
+    throughput,
+    startup,
+    rss,
+    inTest,
+    scale,
+  }
+  results.figures = figures(results)
+  const targets = evaluateTargets(results)
+  results.targets = targets
+
+  mkdirSync(RESULTS, { recursive: true })
+  const latestJson = join(RESULTS, 'latest.json')
+  let previous
+  if (existsSync(latestJson)) {
+    try {
+      previous = JSON.parse(readFileSync(latestJson, 'utf8'))
+    } catch {
+      log('bench/results/latest.json is not valid JSON; no comparison this time')
+    }
+  }
+  const comparison = compare(previous, results)
+  const markdown = renderMarkdown(results, targets, comparison)
+  writeFileSync(latestJson, `${JSON.stringify(results, null, 2)}\n`)
+  writeFileSync(join(RESULTS, 'latest.md'), markdown)
+  process.stdout.write(`\n${markdown}`)
+  log(`\nwritten: bench/results/latest.json, bench/results/latest.md`)
+  const invalid = targets.some((target) => target.result === 'INVALID')
+  if (invalid) {
+    log('some load runs had non-2xx answers or errors: their figures are not valid')
+    process.exitCode = 1
+  }
+}
+
+try {
+  await main()
+} catch (error) {
+  process.stderr.write(`bench: ${error?.stack ?? error}\n`)
+  process.exitCode = 1
+} finally {
+  killAll()
+}
