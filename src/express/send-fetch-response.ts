@@ -6,15 +6,28 @@ import type { ServerResponse } from 'node:http'
  * kept; the response's own win.
  */
 export async function sendFetchResponse(response: Response, outgoing: ServerResponse) {
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
-    headers[name] = value
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
-  const body =
-    response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
-  if (body !== undefined) headers['content-length'] = String(body.length)
+  // A flat [name, value, ...] list: no object per response, and Set-Cookie stays a list.
+  const headers: string[] = []
+  for (const [name, value] of response.headers) headers.push(name, value)
+  const body = response.body === null ? undefined : await readAll(response.body)
+  if (body !== undefined) headers.push('content-length', String(body.length))
   outgoing.writeHead(response.status, headers)
   outgoing.end(body)
+}
+
+/** Reads a body stream whole; a reader is cheaper than `arrayBuffer()` for one chunk. */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    size += value.byteLength
+  }
+  const [first] = chunks
+  if (chunks.length === 1 && first)
+    return Buffer.from(first.buffer, first.byteOffset, first.byteLength)
+  return Buffer.concat(chunks, size)
 }
