@@ -26,7 +26,7 @@ beforeAll(async () => {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
     cwd: ROOT,
   })
-  const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
   app = join(folder, 'app')
   mkdirSync(app)
   writeFileSync(
