@@ -39,7 +39,8 @@ export async function buildDemo({ outdir = join(root, 'dist/demo') } = {}) {
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    sourcemap: true,
+    // No source maps: they would triple the package for a demo.
+    sourcemap: false,
     tsconfig: join(example, 'tsconfig.json'),
     plugins: [packageSource],
     define: { 'process.env.NODE_ENV': '"production"' },

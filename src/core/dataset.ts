@@ -47,21 +47,16 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
     pets.clear()
     byId.clear()
     nextId = 1
-    // Explicit ids are honoured; the rest follow the largest id so far. Sorted so the
-    // collection's insertion order is id order, which listPets promises.
-    let next = 1
-    const withIds = records
-      .map((record) => {
-        const id = record.id ?? next
-        next = Math.max(next, id + 1)
-        return { ...record, id } as Pet
-      })
-      .sort((left, right) => left.id - right.id)
+    const withIds = assignIds(records)
     loaded = withIds.length
     await insert(withIds)
   }
 
-  let ready = load(initial())
+  // Loads run one after another: a restore or reset issued while the seed is still
+  // loading must not interleave with it.
+  let ready: Promise<void> = Promise.resolve()
+  const enqueue = (task: () => Promise<void>) => (ready = ready.then(task, task))
+  enqueue(() => load(initial()))
 
   return {
     pets,
@@ -87,13 +82,36 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
       return record
     },
     count: () => pets.count(),
-    reset: () => (ready = load(initial())),
+    reset: () => enqueue(() => load(initial())),
     created: () =>
       pets
         .all()
         .slice(loaded)
         .map((pet) => ({ ...pet })),
     snapshot: () => pets.all().map((pet) => ({ ...pet })),
-    restore: (records) => (ready = load(records)),
+    restore(records) {
+      // Restored pets past the largest seeded id were created by requests: created()
+      // must still see them, so a later reload of the fixtures keeps them.
+      const seededMax = assignIds(initial()).at(-1)?.id ?? 0
+      return enqueue(async () => {
+        await load(records)
+        loaded = records.filter((record) => record.id <= seededMax).length
+      })
+    },
   }
+}
+
+/**
+ * Gives every pet an id: explicit ids are honoured, the rest follow the largest id so far.
+ * Sorted, so the collection's insertion order is id order, which listPets promises.
+ */
+function assignIds(records: PetFixture[] | Pet[]): Pet[] {
+  let next = 1
+  return records
+    .map((record) => {
+      const id = record.id ?? next
+      next = Math.max(next, id + 1)
+      return { ...record, id } as Pet
+    })
+    .sort((left, right) => left.id - right.id)
 }

@@ -261,3 +261,53 @@ describe('scenario files', () => {
     )
   })
 })
+
+describe('persisted state', () => {
+  test('pets restored from a state file that were created by requests survive a fixtures reload', async () => {
+    const first = createSandbox({ count: 3 })
+    await first.ready
+    const post = (sandbox: ReturnType<typeof createSandbox>, name: string) =>
+      getResponse(
+        sandbox.handlers,
+        new Request('https://x.test/v1/pets', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, categoryId: 1 }),
+        }),
+      )
+    await post(first, 'Saved')
+    const saved = first.exportState()
+    const second = createSandbox({ count: 3 })
+    await second.importState(JSON.parse(JSON.stringify(saved)))
+    await post(second, 'Later')
+    await second.reloadFixtures({ categories: [{ id: 9, name: 'Newts' }] })
+    const names = second.db.pets.all().map((pet) => pet.name)
+    expect(names).toHaveLength(5)
+    expect(names.slice(3)).toEqual(['Saved', 'Later'])
+  })
+
+  test('a state file of another shape is refused with a SandboxError naming the source', async () => {
+    const sandbox = createSandbox()
+    await expect(
+      sandbox.importState({ pets: 'many' }, '/tmp/state.json'),
+    ).rejects.toThrow(
+      /Failed to restore the state from \/tmp\/state\.json: it is not a petstore-sandbox state file/,
+    )
+  })
+})
+
+test('only the /v1 base path is served: other versions are not handled', async () => {
+  const sandbox = createSandbox()
+  expect(
+    await getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v2/pets', { headers: auth }),
+    ),
+  ).toBeUndefined()
+  expect(
+    await getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/pets', { headers: auth }),
+    ),
+  ).toBeUndefined()
+})
