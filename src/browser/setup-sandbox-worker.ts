@@ -1,4 +1,5 @@
 import { setupWorker } from 'msw/browser'
+import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
 
 // Derived from the installed msw rather than named, so the types follow msw 2 and msw 3
@@ -39,13 +40,5 @@ export type SandboxWorker = MswWorker & {
  */
 export function setupSandboxWorker(options: SandboxOptions = {}): SandboxWorker {
   const sandbox = createSandbox(options)
-  const worker = setupWorker(...sandbox.handlers)
-  const resetMswHandlers = worker.resetHandlers.bind(worker)
-  Object.defineProperty(worker, 'sandbox', { value: sandbox, enumerable: true })
-  worker.resetHandlers = (...next) => {
-    resetMswHandlers(...next)
-    // Handlers wait for the reset to finish, so callers need not await it.
-    void sandbox.reset()
-  }
-  return worker as SandboxWorker
+  return attachSandbox(setupWorker(...sandbox.handlers), sandbox)
 }

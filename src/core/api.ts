@@ -71,6 +71,46 @@ export function route(method: string, rest: string): Route {
   return { kind: 'not-found', hint }
 }
 
+/** What every answer under `/v1` starts from: where it went and its journal entry. */
+interface Described {
+  url: URL
+  apiBase: string
+  found: Route
+  /** The deprecation headers, on every response of getPet. */
+  extraHeaders: HeaderMap
+  entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'>
+}
+
+function describe(ctx: ApiContext, request: Request): Described {
+  const url = new URL(request.url)
+  const matched = matchBase(ctx.bases, url, (base) => base.path)
+  const apiBase = matched ? matched.base.path : '/v1'
+  const method = request.method.toUpperCase()
+  const found = route(method, matched ? matched.rest : url.pathname)
+  const operation = found.kind === 'operation' ? found.operation : undefined
+  return {
+    url,
+    apiBase,
+    found,
+    extraHeaders: operation === 'getPet' ? deprecationHeaders(apiBase) : {},
+    entry: {
+      at: new Date(ctx.clock.now()).toISOString(),
+      method,
+      path: `${url.pathname}${url.search}`,
+      scenario: ctx.activeScenario().name,
+      ...(operation ? { operation } : {}),
+      ...(operation === 'getPet' ? { deprecated: true as const } : {}),
+    },
+  }
+}
+
+/** The rate-limit headers of a request that is not counted: its key's, or the Free plan's. */
+function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | undefined) {
+  const plan = known ? { name: known.planName, plan: known.plan } : ctx.anonymousPlan
+  const policy = policyFor(ctx, scenario, plan.plan, plan.name)
+  return ctx.limiter.peek(known?.key, policy, ctx.clock.now())
+}
+
 /**
  * Answers a request under `/v1`. The order is the one a gateway in front of the real API
  * follows: scenario, authentication, rate limit, then routing and validation, so every
@@ -81,57 +121,25 @@ export async function handleApiRequest(
   request: Request,
 ): Promise<Response> {
   const started = performance.now()
-  const url = new URL(request.url)
-  const matched = matchBase(ctx.bases, url, (base) => base.path)
-  const apiBase = matched ? matched.base.path : '/v1'
-  const rest = matched ? matched.rest : url.pathname
-  const method = request.method.toUpperCase()
-  const found = route(method, rest)
-  const operation = found.kind === 'operation' ? found.operation : undefined
-  const extraHeaders: HeaderMap =
-    operation === 'getPet' ? deprecationHeaders(apiBase) : {}
-
-  const entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'> = {
-    at: new Date(ctx.clock.now()).toISOString(),
-    method,
-    path: `${url.pathname}${url.search}`,
-    scenario: ctx.activeScenario().name,
-    ...(operation ? { operation } : {}),
-    ...(operation === 'getPet' ? { deprecated: true as const } : {}),
-  }
+  const described = describe(ctx, request)
+  const { extraHeaders, entry } = described
 
   await ctx.ready()
   let scenario = ctx.activeScenario()
   const requested = request.headers.get(SCENARIO_HEADER)
   let response: Response
   if (requested !== null && !ctx.registry.has(requested.trim())) {
-    const headers = {
-      ...ctx.limiter.peek(
-        undefined,
-        policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name),
-        ctx.clock.now(),
-      ),
-      ...extraHeaders,
-    }
+    entry.code = 'unknown_scenario'
     response = errorResponse(
       400,
       'unknown_scenario',
       `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
-      headers,
+      { ...peekHeaders(ctx, scenario, undefined), ...extraHeaders },
     )
   } else {
     if (requested !== null) scenario = ctx.registry.get(requested.trim())
     entry.scenario = scenario.name
-    response = await answer(
-      ctx,
-      request,
-      url,
-      scenario,
-      found,
-      apiBase,
-      extraHeaders,
-      entry,
-    )
+    response = await answer(ctx, request, scenario, described)
   }
 
   const latency = scenario.latency ?? ctx.latency
@@ -157,61 +165,44 @@ export function answerRefusedRequest(
   code: ApiErrorCode,
   message: string,
 ): Response {
-  const url = new URL(request.url)
-  const matched = matchBase(ctx.bases, url, (base) => base.path)
-  if (!matched) return errorResponse(status, code, message, {})
-  const method = request.method.toUpperCase()
-  const found = route(method, matched.rest)
-  const operation = found.kind === 'operation' ? found.operation : undefined
+  const { extraHeaders, entry } = describe(ctx, request)
   const requested = request.headers.get(SCENARIO_HEADER)?.trim()
   const scenario =
     requested && ctx.registry.has(requested)
       ? ctx.registry.get(requested)
       : ctx.activeScenario()
-  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
-  const known = auth.key
-  const policy = known
-    ? policyFor(ctx, scenario, known.plan, known.planName)
-    : policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name)
-  const headers: HeaderMap = {
-    ...ctx.limiter.peek(known?.key, policy, ctx.clock.now()),
-    ...(operation === 'getPet' ? deprecationHeaders(matched.base.path) : {}),
-  }
+  const known = authenticate(
+    request.headers.get('authorization'),
+    ctx.keys,
+    scenario.auth,
+  ).key
   ctx.journal.add({
-    at: new Date(ctx.clock.now()).toISOString(),
-    method,
-    path: `${url.pathname}${url.search}`,
+    ...entry,
     scenario: scenario.name,
     status,
     durationMs: 0,
     code,
-    ...(operation ? { operation } : {}),
     ...(known ? { key: known.key, plan: known.planName } : {}),
-    ...(operation === 'getPet' ? { deprecated: true as const } : {}),
   })
-  return errorResponse(status, code, message, headers)
+  return errorResponse(status, code, message, {
+    ...peekHeaders(ctx, scenario, known),
+    ...extraHeaders,
+  })
 }
 
 async function answer(
   ctx: ApiContext,
   request: Request,
-  url: URL,
   scenario: Scenario,
-  found: Route,
-  apiBase: string,
-  extraHeaders: HeaderMap,
-  entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'>,
+  { url, apiBase, found, extraHeaders, entry }: Described,
 ): Promise<Response> {
   const now = ctx.clock.now()
   const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
   if (!auth.ok) {
     const known = auth.key
-    const policy = known
-      ? policyFor(ctx, scenario, known.plan, known.planName)
-      : policyFor(ctx, scenario, ctx.anonymousPlan.plan, ctx.anonymousPlan.name)
     entry.code = auth.code
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
-    const headers = { ...ctx.limiter.peek(known?.key, policy, now), ...extraHeaders }
+    const headers = { ...peekHeaders(ctx, scenario, known), ...extraHeaders }
     return errorResponse(401, auth.code, auth.message, headers)
   }
 

@@ -1,4 +1,5 @@
 import { setupServer, type SetupServer } from 'msw/node'
+import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
 
@@ -27,15 +28,7 @@ export type SandboxServer = SetupServer & {
  */
 export function setupSandboxServer(options: NodeSandboxOptions = {}): SandboxServer {
   const sandbox = createSandbox(resolveNodeOptions(options))
-  const server = setupServer(...sandbox.handlers)
-  const resetMswHandlers = server.resetHandlers.bind(server)
-  Object.defineProperty(server, 'sandbox', { value: sandbox, enumerable: true })
-  server.resetHandlers = (...next) => {
-    resetMswHandlers(...next)
-    // Handlers wait for the reset to finish, so tests need not await it.
-    void sandbox.reset()
-  }
-  return server as SandboxServer
+  return attachSandbox(setupServer(...sandbox.handlers), sandbox)
 }
 
 export { createSandbox }

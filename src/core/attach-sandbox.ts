@@ -1,0 +1,25 @@
+import type { Sandbox } from './sandbox.js'
+
+/** What msw's `setupServer` and `setupWorker` share and the sandbox hooks into. */
+interface MswSetup {
+  resetHandlers(...handlers: never[]): void
+}
+
+/**
+ * Gives an msw `setupServer`/`setupWorker` its sandbox, and makes `resetHandlers()` reset
+ * the sandbox too (data, windows, clock, scenario, journal), so one `afterEach` call does
+ * both in every runtime.
+ */
+export function attachSandbox<Setup extends MswSetup>(
+  setup: Setup,
+  sandbox: Sandbox,
+): Setup & { readonly sandbox: Sandbox } {
+  const resetMswHandlers = setup.resetHandlers.bind(setup)
+  Object.defineProperty(setup, 'sandbox', { value: sandbox, enumerable: true })
+  setup.resetHandlers = (...next) => {
+    resetMswHandlers(...next)
+    // Handlers wait for the reset to finish, so callers need not await it.
+    void sandbox.reset()
+  }
+  return setup as Setup & { readonly sandbox: Sandbox }
+}
