@@ -20,6 +20,8 @@ import {
   validatePetId,
 } from './validation.js'
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 /** What the API pipeline needs from a sandbox. */
 export interface ApiContext {
   bases: ApiBase[]
@@ -269,12 +271,23 @@ async function answer(
     }
     case 'createPet': {
       const contentType = request.headers.get('content-type')
-      const text = await request.text()
-      if (text.length > 0 && !isJsonMediaType(contentType)) {
+      const bytes = new Uint8Array(await request.arrayBuffer())
+      if (bytes.length > 0 && !isJsonMediaType(contentType)) {
         return fail(
           415,
           'unsupported_media_type',
           `The body must be JSON: send "Content-Type: application/json"${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (the header is missing)'}.`,
+        )
+      }
+      let text: string
+      try {
+        // JSON is UTF-8 (RFC 8259): undecodable bytes would be stored as U+FFFD.
+        text = UTF8.decode(bytes)
+      } catch {
+        return fail(
+          400,
+          'invalid_json',
+          'The body is not valid UTF-8, so it is not valid JSON. Send the JSON text encoded as UTF-8, e.g. {"name":"Rex","categoryId":1}.',
         )
       }
       if (text.trim().length === 0) {

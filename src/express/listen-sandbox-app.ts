@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
 import { errorResponse } from '../core/responses.js'
@@ -41,8 +41,19 @@ export function listenSandboxApp(
       maxHeaderSize: TRANSPORT_LIMITS.maxHeaderSize,
       headersTimeout: TRANSPORT_LIMITS.headersTimeoutMs,
       requestTimeout: TRANSPORT_LIMITS.requestTimeoutMs,
+      // Node checks both timeouts only this often (30 s by default, which turned the
+      // 10 s header limit into 30 s): check every second, or sooner for shorter limits.
+      connectionsCheckingInterval: Math.min(1000, TRANSPORT_LIMITS.headersTimeoutMs / 2),
+      // Node's own answer to a missing Host is a bare 400; ours has the Error body.
+      requireHostHeader: false,
     },
-    app,
+    (req, res) => {
+      if (req.headers.host === undefined && req.httpVersion === '1.1') {
+        void answerWithoutHost(res)
+        return
+      }
+      app(req, res)
+    },
   )
   server.on('clientError', answerClientError)
   return new Promise((resolve, reject) => {
@@ -91,4 +102,21 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
         `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
       )
     })
+}
+
+/** HTTP/1.1 requires a Host header (RFC 9112): 400, as Node would, with the Error body. */
+async function answerWithoutHost(res: ServerResponse) {
+  const body = await errorResponse(
+    400,
+    'bad_request',
+    'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
+    {},
+  ).text()
+  res.writeHead(400, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'access-control-allow-origin': '*',
+    connection: 'close',
+  })
+  res.end(body)
 }
