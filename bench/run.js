@@ -50,7 +50,7 @@ const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available'
 const config = {
   rounds: positive(process.env.BENCH_ROUNDS, 3),
   durationS: positive(process.env.BENCH_DURATION, 3),
-  warmupS: 1,
+  warmupS: 2,
   connections: 50,
   startupRuns: 5,
   inTestRuns: 5,
@@ -66,9 +66,10 @@ function positive(raw, fallback) {
 
 const log = (line) => process.stderr.write(`${line}\n`)
 
-/** The two servers under test, as child processes. */
+/** The servers under test, as child processes; `floor` is a reference for GET /v1/pets. */
 const SERVERS = {
   bare: (port, petsFile) => [join(BENCH, 'bare-express.js'), String(port), petsFile],
+  floor: (port, petsFile) => [join(BENCH, 'msw-floor.js'), String(port), petsFile],
   sandbox: (port) => [
     join(ROOT, 'bin', 'petstore-sandbox.js'),
     '--port',
@@ -154,16 +155,14 @@ async function load(server, name, durationS) {
   }
 }
 
-/** The same bytes from both servers, so the load compares like with like. */
-async function checkSameAnswers(bare, sandbox) {
-  for (const path of [LIST_PATH, `/v1/pets/${GET_ID}`]) {
-    const [left, right] = await Promise.all([
-      getText(bare.port, path, AUTH),
-      getText(sandbox.port, path, AUTH),
-    ])
-    if (left.status !== 200 || right.status !== 200 || left.body !== right.body) {
+/** The same bytes from every server, so the load compares like with like. */
+async function checkSameAnswers(bare, others, path) {
+  const expected = await getText(bare.port, path, AUTH)
+  for (const other of others) {
+    const got = await getText(other.port, path, AUTH)
+    if (expected.status !== 200 || got.status !== 200 || expected.body !== got.body) {
       throw new Error(
-        `GET ${path}: bare answered ${left.status}, the sandbox ${right.status}, and the bodies ${left.body === right.body ? 'match' : 'differ'}; the comparison would be meaningless`,
+        `GET ${path}: bare answered ${expected.status}, ${other.kind} ${got.status}, and the bodies ${expected.body === got.body ? 'match' : 'differ'}; the comparison would be meaningless`,
       )
     }
   }
@@ -172,18 +171,22 @@ async function checkSameAnswers(bare, sandbox) {
 async function measureThroughput(petsFile) {
   const bare = await startServer('bare', petsFile)
   const sandbox = await startServer('sandbox', petsFile)
+  const floor = await startServer('floor', petsFile)
+  // The msw floor answers GET /v1/pets only: it is the reference for that row.
+  const serversFor = (name) =>
+    name === 'listPets' ? [bare, sandbox, floor] : [bare, sandbox]
   try {
-    await checkSameAnswers(bare, sandbox)
-    const servers = [bare, sandbox]
+    await checkSameAnswers(bare, [sandbox, floor], LIST_PATH)
+    await checkSameAnswers(bare, [sandbox], `/v1/pets/${GET_ID}`)
     log(`throughput: warm-up, ${config.warmupS} s per server and endpoint`)
     for (const name of Object.keys(LOADS))
-      for (const server of servers) await load(server, name, config.warmupS)
+      for (const server of serversFor(name)) await load(server, name, config.warmupS)
     const runs = Object.fromEntries(
-      Object.keys(LOADS).map((name) => [name, { bare: [], sandbox: [] }]),
+      Object.keys(LOADS).map((name) => [name, { bare: [], sandbox: [], floor: [] }]),
     )
     for (let round = 1; round <= config.rounds; round++) {
       for (const name of Object.keys(LOADS)) {
-        for (const server of servers) {
+        for (const server of serversFor(name)) {
           const run = await load(server, name, config.durationS)
           runs[name][server.kind].push(run)
           log(
@@ -207,11 +210,18 @@ async function measureThroughput(petsFile) {
       })
       const b = summary(sides.bare)
       const s = summary(sides.sandbox)
+      const f = sides.floor.length > 0 ? summary(sides.floor) : undefined
       throughput[name] = {
         bare: b,
         sandbox: s,
         ratio: { rps: s.rps / b.rps, p50: s.p50 / b.p50, p99: s.p99 / b.p99 },
-        failures: [...sides.bare, ...sides.sandbox].reduce(
+        ...(f
+          ? {
+              floor: f,
+              floorRatio: { rps: f.rps / b.rps, p50: f.p50 / b.p50, p99: f.p99 / b.p99 },
+            }
+          : {}),
+        failures: [...sides.bare, ...sides.sandbox, ...sides.floor].reduce(
           (sum, run) => sum + run.failures,
           0,
         ),
@@ -219,7 +229,7 @@ async function measureThroughput(petsFile) {
     }
     return { throughput, rss }
   } finally {
-    await Promise.all([bare.proc.kill(), sandbox.proc.kill()])
+    await Promise.all([bare.proc.kill(), sandbox.proc.kill(), floor.proc.kill()])
   }
 }
 

@@ -194,6 +194,13 @@ export function renderMarkdown(results, targets, comparison) {
       }),
     ),
   )
+  const floor = tp.listPets.floor
+  if (floor) {
+    lines.push('')
+    lines.push(
+      `Reference, GET /v1/pets only: **msw floor** (\`bench/msw-floor.js\`: Express 5 + msw \`getResponse\` over one trivial handler returning the same pets as a ready string; no auth, limits, validation or journal) ${fmt(floor.rps)} req/s, **${fmt(tp.listPets.floorRatio.rps)}** of bare, p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms (${fmt(tp.listPets.floorRatio.p99)} of bare). What msw and the Fetch objects cost by themselves behind a plain adapter; the sandbox reaches ${fmt(tp.listPets.sandbox.rps / floor.rps)} of it.`,
+    )
+  }
   lines.push('')
   lines.push(
     table(
@@ -300,6 +307,7 @@ export function figures(results) {
     out[`${label} req/s sandbox`] = row.sandbox.rps
     out[`${label} req/s ratio`] = row.ratio.rps
     out[`${label} p99 ratio`] = row.ratio.p99
+    if (row.floor) out[`${label} req/s ratio, msw floor`] = row.floorRatio.rps
   }
   out['startup ms bare'] = results.startup.bare.ms
   out['startup ms sandbox'] = results.startup.sandbox.ms

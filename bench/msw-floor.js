@@ -1,0 +1,42 @@
+// A reference, not a competitor: Express 5 answering through msw's getResponse with one
+// trivial handler that returns the same 20 pets as a ready-made string. No auth, rate
+// limits, validation or journal: the cost of msw and the Fetch Request/Response objects
+// alone, so the ceiling of any adapter that keeps msw in the path.
+// Run as a child process by bench/run.js: node bench/msw-floor.js <port> <pets-file>
+import { readFileSync } from 'node:fs'
+import express from 'express'
+import { getResponse, http } from 'msw'
+
+const port = Number(process.argv[2])
+const pets = readFileSync(process.argv[3], 'utf8')
+const handlers = [
+  http.get(
+    /^[a-z]+:\/\/[^/]+\/v1\/pets$/,
+    () => new Response(pets, { headers: { 'content-type': 'application/json' } }),
+  ),
+]
+
+const app = express()
+app.use(async (req, res, next) => {
+  try {
+    const headers = new Headers()
+    const raw = req.rawHeaders
+    for (let index = 0; index < raw.length; index += 2)
+      headers.append(raw[index], raw[index + 1])
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers,
+    })
+    const response = await getResponse(handlers, request)
+    if (!response) return next()
+    const body = Buffer.from(await response.arrayBuffer())
+    const list = []
+    for (const [name, value] of response.headers) list.push(name, value)
+    list.push('content-length', String(body.length))
+    res.writeHead(response.status, list)
+    res.end(body)
+  } catch (error) {
+    next(error)
+  }
+})
+app.listen(port, '127.0.0.1')
