@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
-import { cpus, release, tmpdir, totalmem } from 'node:os'
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
@@ -48,8 +48,8 @@ const GET_ID = 7
 const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' })
 
 const config = {
-  rounds: positive(process.env.BENCH_ROUNDS, 3),
-  durationS: positive(process.env.BENCH_DURATION, 3),
+  rounds: positive(process.env.BENCH_ROUNDS, 5),
+  durationS: positive(process.env.BENCH_DURATION, 2),
   warmupS: 2,
   connections: 50,
   startupRuns: 5,
@@ -105,7 +105,8 @@ async function measureStartup(petsFile) {
   return {
     bare: { ms: bare, runs: times.bare },
     sandbox: { ms: sandbox, runs: times.sandbox },
-    ratio: sandbox / bare,
+    // Median of the per-pair ratios: each pair ran back to back.
+    ratio: median(times.sandbox.map((ms, index) => ms / times.bare[index])),
   }
 }
 
@@ -208,19 +209,19 @@ async function measureThroughput(petsFile) {
         p99: median(list.map((run) => run.p99)),
         runs: list,
       })
-      const b = summary(sides.bare)
-      const s = summary(sides.sandbox)
+      // Ratios round by round, then their median: the two runs of a round are seconds
+      // apart, so a slow spell of a shared machine cancels out instead of skewing one side.
+      const ratios = (list) => {
+        const of = (key) =>
+          median(list.map((run, index) => run[key] / sides.bare[index][key]))
+        return { rps: of('rps'), p50: of('p50'), p99: of('p99') }
+      }
       const f = sides.floor.length > 0 ? summary(sides.floor) : undefined
       throughput[name] = {
-        bare: b,
-        sandbox: s,
-        ratio: { rps: s.rps / b.rps, p50: s.p50 / b.p50, p99: s.p99 / b.p99 },
-        ...(f
-          ? {
-              floor: f,
-              floorRatio: { rps: f.rps / b.rps, p50: f.p50 / b.p50, p99: f.p99 / b.p99 },
-            }
-          : {}),
+        bare: summary(sides.bare),
+        sandbox: summary(sides.sandbox),
+        ratio: ratios(sides.sandbox),
+        ...(f ? { floor: f, floorRatio: ratios(sides.floor) } : {}),
         failures: [...sides.bare, ...sides.sandbox, ...sides.floor].reduce(
           (sum, run) => sum + run.failures,
           0,
@@ -252,7 +253,7 @@ async function measureInTest(petsFile) {
   return {
     bare: { us: bare, runs: us.bare },
     sandbox: { us: sandbox, runs: us.sandbox },
-    ratio: sandbox / bare,
+    ratio: median(us.sandbox.map((value, index) => value / us.bare[index])),
   }
 }
 
@@ -288,6 +289,7 @@ function machine() {
   return {
     cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
     cpus: cpus().length,
+    loadAverage: loadavg().map((value) => Math.round(value * 100) / 100),
     memoryGb: Math.round(totalmem() / 1024 ** 3),
     os: release(),
     node: process.version,
@@ -304,6 +306,7 @@ async function main() {
       throw new Error(`${file} is missing: run "npm run build" (npm run bench does it).`)
   }
   const started = performance.now()
+  const host = machine()
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
   const petsFile = await writePets(dir)
@@ -315,7 +318,7 @@ async function main() {
 
   const results = {
     date: new Date().toISOString(),
-    machine: machine(),
+    machine: host,
     config,
     durationS: (performance.now() - started) / 1000,
     throughput,

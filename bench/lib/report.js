@@ -146,11 +146,11 @@ export function renderMarkdown(results, targets, comparison) {
   lines.push(`# petstore-sandbox benchmark`)
   lines.push('')
   lines.push(
-    `${results.date} on ${machine.cpus}x ${machine.cpuModel}, ${machine.memoryGb} GB, Linux ${machine.os}, Node ${machine.node}, msw ${machine.msw}, express ${machine.express}, autocannon ${machine.autocannon}. Command: \`npm run bench\` (${results.durationS.toFixed(0)} s).`,
+    `${results.date} on ${machine.cpus}x ${machine.cpuModel}, ${machine.memoryGb} GB, Linux ${machine.os}, Node ${machine.node}, msw ${machine.msw}, express ${machine.express}, autocannon ${machine.autocannon}; load average ${machine.loadAverage?.join(' ') ?? 'n/a'} before the run. Command: \`npm run bench\` (${results.durationS.toFixed(0)} s).`,
   )
   lines.push('')
   lines.push(
-    `## Standalone server vs bare Express 5 (autocannon -c ${config.connections}, ${config.durationS} s x ${config.rounds} interleaved rounds, medians)`,
+    `## Standalone server vs bare Express 5 (autocannon -c ${config.connections}, ${config.durationS} s x ${config.rounds} interleaved rounds; medians, ratios are medians of the per-round ratios)`,
   )
   lines.push('')
   const tp = results.throughput
