@@ -1,0 +1,456 @@
+// npm run soak: mixed traffic against the standalone sandbox app for N seconds on
+// 127.0.0.1, sampling the server's memory; fails when memory keeps growing after the
+// warm-up. test/hostile/soak.test.ts runs the same soak for 15 s in CI.
+//
+//   node bench/soak.js [--seconds 180] [--create-rate 40] [--entry dist/express/index.js]
+//                      [--json] [--leak-bytes N]
+// --leak-bytes makes the server keep N bytes per request, to see the soak catch a leak.
+//
+// The server (bench/soak-server.js, a child process with --expose-gc) is sampled after
+// a full garbage collection, so the heap figure is what it retains. The traffic, from
+// autocannon in this process, is a mix of lanes, each on its own connections:
+//   list      GET /v1/pets with a different limit, filter and query string each time
+//   get       GET /v1/pets/{id}: found, not found, ids 0 and below, ids past 2^53
+//   bad       invalid JSON, 415, 405, unknown paths, unknown keys (a new token each
+//             time: they must not leave rate-limit state behind), unknown scenarios,
+//             invalid NewPets, the 501 of /v1/store/orders, 404s outside /v1
+//   free      the Free key far over its limit: 429s, then the temporary ban
+//   tooLarge  70 KiB bodies: 413, read and dropped, the connection kept
+//   create    valid NewPets at a fixed rate (--create-rate per second)
+//
+// Created pets are data the server must keep, so the heap grows by design with every
+// 201. Two things keep that from hiding (or faking) a leak: creates are paced, so they
+// add a bounded amount (rate x seconds pets), and before the soak the cost of one pet
+// is measured (2,000 creates between two samples, then a reset), so every sample is
+// judged as heapUsed - perPetBytes x pets. A leak of the other lanes (the journal, the
+// rate-limit state, per-request objects of msw, Express or the adapter) shows as growth
+// of that figure between the first and the last third of the samples after warm-up.
+// RSS is checked too, with a looser bound: V8 and the allocator keep freed pages.
+import { fork } from 'node:child_process'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+const SERVER = fileURLToPath(new URL('./soak-server.js', import.meta.url))
+const ENTERPRISE = 'Bearer sandbox-enterprise-key'
+const MiB = 1024 * 1024
+
+/** The bounds a soak must stay within; see the comment at the top. */
+export const BOUNDS = {
+  /** Growth of the retained heap (per-pet cost taken out), last third vs first third. */
+  heapBytes: 2 * MiB,
+  heapRatio: 0.05,
+  /** Growth of the resident set, last third vs first third. */
+  rssBytes: 24 * MiB,
+  rssRatio: 0.15,
+  /** The request journal keeps the last 100 requests. */
+  journal: 100,
+}
+
+/**
+ * Runs the soak and resolves with its figures and verdict; never throws for a failed
+ * verdict (`ok: false`, `problems`), only when the server cannot be run at all.
+ */
+export async function runSoak({
+  seconds = 180,
+  createRate = 40,
+  entry,
+  leakBytes = 0,
+  log = () => {},
+} = {}) {
+  const server = await startServer(entry, leakBytes)
+  try {
+    const origin = `http://127.0.0.1:${server.port}`
+    log(`soak: server ${server.entry} on ${origin}`)
+
+    const perPetBytes = await calibrate(server, origin)
+    log(`soak: one created pet retains ~${Math.round(perPetBytes)} bytes of heap`)
+
+    const samples = []
+    const started = performance.now()
+    const interval = Math.min(3000, Math.max(500, (seconds * 1000) / 60))
+    const takeSample = async () => {
+      const sample = await server.sample()
+      samples.push({ t: (performance.now() - started) / 1000, ...sample })
+    }
+    await takeSample()
+    const sampler = setInterval(() => void takeSample().catch(() => {}), interval)
+    let lanes
+    try {
+      lanes = await runTraffic(origin, seconds, createRate)
+    } finally {
+      clearInterval(sampler)
+    }
+    await takeSample()
+    return judge({ seconds, createRate, perPetBytes, samples, lanes })
+  } finally {
+    await server.stop()
+  }
+}
+
+function startServer(entry, leakBytes) {
+  const child = fork(SERVER, entry ? [resolve(entry)] : [], {
+    execArgv: ['--expose-gc'],
+    env: { ...process.env, SOAK_LEAK_BYTES: String(leakBytes) },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4096)
+  })
+  const exited = new Promise((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal)),
+  )
+  const waiting = new Map()
+  let nextId = 1
+  return new Promise((ready, fail) => {
+    const gone = (code) => {
+      for (const { reject } of waiting.values())
+        reject(new Error(`the soak server exited (${code}): ${stderr.trim()}`))
+      fail(
+        new Error(
+          `the soak server exited (${code}) before it was ready: ${stderr.trim()}`,
+        ),
+      )
+    }
+    void exited.then(gone)
+    child.on('message', (message) => {
+      if (message.type === 'ready') {
+        ready({
+          port: message.port,
+          entry: message.entry,
+          sample() {
+            const id = nextId++
+            return new Promise((resolve, reject) => {
+              waiting.set(id, { resolve, reject })
+              child.send({ type: 'sample', id })
+            })
+          },
+          async stop() {
+            if (child.exitCode === null && child.signalCode === null)
+              child.kill('SIGKILL')
+            await exited
+          },
+        })
+      } else if (message.type === 'sample') {
+        const { id, type: _type, ...sample } = message
+        waiting.get(id)?.resolve(sample)
+        waiting.delete(id)
+      }
+    })
+  })
+}
+
+/** The heap one created pet retains: 2,000 creates between two samples, then a reset. */
+async function calibrate(server, origin) {
+  const create = (name) =>
+    fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: ENTERPRISE, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 3, status: 'available' }),
+    }).then((response) => response.arrayBuffer())
+  const batch = async (prefix, count) => {
+    for (let from = 0; from < count; from += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, index) => create(`${prefix}${from + index}`)),
+      )
+  }
+  await batch('warm-', 500) // JIT, the journal filled, connections open
+  const before = await server.sample()
+  await batch('Calibration pet ', 2000)
+  const after = await server.sample()
+  const reset = await fetch(`${origin}/__sandbox/reset`, { method: 'POST' })
+  await reset.arrayBuffer()
+  if (reset.status !== 200)
+    throw new Error(`POST /__sandbox/reset answered ${reset.status}`)
+  return Math.max(0, (after.heapUsed - before.heapUsed) / (after.pets - before.pets))
+}
+
+const LANES = {
+  list: {
+    connections: 6,
+    request: (n) => ({
+      method: 'GET',
+      path: `/v1/pets?limit=${1 + (n % 100)}${['', '&status=available', '&status=sold'][n % 3]}&nonce=${n}`,
+      headers: { authorization: ENTERPRISE },
+    }),
+  },
+  get: {
+    connections: 4,
+    request: (n) => ({
+      method: 'GET',
+      path: `/v1/pets/${n % 50 === 0 ? '9007199254740993' : (n % 120) - 5}`,
+      headers: { authorization: ENTERPRISE },
+    }),
+  },
+  bad: {
+    connections: 4,
+    request: (n) => {
+      const json = { authorization: ENTERPRISE, 'content-type': 'application/json' }
+      switch (n % 9) {
+        case 0:
+          return {
+            method: 'POST',
+            path: '/v1/pets',
+            headers: json,
+            body: `{"name":"x${n}",`,
+          }
+        case 1:
+          return {
+            method: 'POST',
+            path: '/v1/pets',
+            headers: { authorization: ENTERPRISE, 'content-type': 'text/plain' },
+            body: `name=x${n}`,
+          }
+        case 2:
+          return { method: 'DELETE', path: `/v1/pets/${n}`, headers: json }
+        case 3:
+          return { method: 'GET', path: `/v1/unknown-${n}`, headers: json }
+        case 4:
+          return {
+            method: 'GET',
+            path: '/v1/pets',
+            headers: { authorization: `Bearer unknown-${n}` },
+          }
+        case 5:
+          return {
+            method: 'GET',
+            path: '/v1/pets',
+            headers: { authorization: ENTERPRISE, 'x-sandbox-scenario': `nope-${n}` },
+          }
+        case 6:
+          return {
+            method: 'POST',
+            path: '/v1/pets',
+            headers: json,
+            body: JSON.stringify({ name: '', categoryId: -n, [`field${n}`]: n }),
+          }
+        case 7:
+          return { method: 'GET', path: '/v1/store/orders', headers: json }
+        default:
+          return { method: 'GET', path: `/nothing-here-${n}`, headers: {} }
+      }
+    },
+  },
+  free: {
+    connections: 2,
+    request: (n) => ({
+      method: 'GET',
+      path: `/v1/pets?limit=5&n=${n}`,
+      headers: { authorization: 'Bearer sandbox-free-key' },
+    }),
+  },
+  tooLarge: {
+    connections: 2,
+    request: (n) => ({
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { authorization: ENTERPRISE, 'content-type': 'application/json' },
+      body: `{"name":"${String(n).padEnd(70 * 1024, 'x')}","categoryId":1}`,
+    }),
+  },
+  create: {
+    connections: 2,
+    paced: true,
+    request: (n) => ({
+      method: 'POST',
+      path: '/v1/pets',
+      headers: { authorization: ENTERPRISE, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Soak pet ${n}`, categoryId: 1 + (n % 9) }),
+    }),
+  },
+}
+
+async function runTraffic(origin, seconds, createRate) {
+  const results = await Promise.all(
+    Object.entries(LANES).map(async ([name, lane]) => {
+      let n = 0
+      const instance = autocannon({
+        url: origin,
+        connections: lane.connections,
+        duration: seconds,
+        timeout: 10,
+        ...(lane.paced ? { overallRate: createRate } : {}),
+        requests: [{ setupRequest: (request) => ({ ...request, ...lane.request(n++) }) }],
+      })
+      // A hard bound on top of autocannon's own duration.
+      const guard = setTimeout(() => instance.stop(), (seconds + 20) * 1000)
+      const result = await instance
+      clearTimeout(guard)
+      const statuses = Object.fromEntries(
+        Object.entries(result.statusCodeStats ?? {}).map(([code, entry]) => [
+          code,
+          entry.count,
+        ]),
+      )
+      return [
+        name,
+        {
+          requests: Object.values(statuses).reduce((sum, count) => sum + count, 0),
+          rps: Math.round(result.requests.average),
+          p99: result.latency.p99,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          statuses,
+        },
+      ]
+    }),
+  )
+  return Object.fromEntries(results)
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+function judge({ seconds, createRate, perPetBytes, samples, lanes }) {
+  const warmup = Math.max(2, seconds * 0.2)
+  const steady = samples.filter((sample) => sample.t >= warmup)
+  const third = Math.max(1, Math.floor(steady.length / 3))
+  const first = steady.slice(0, third)
+  const last = steady.slice(-third)
+  const retained = (sample) => sample.heapUsed - perPetBytes * sample.pets
+  const heap = {
+    first: median(first.map(retained)),
+    last: median(last.map(retained)),
+  }
+  const rss = {
+    first: median(first.map((s) => s.rss)),
+    last: median(last.map((s) => s.rss)),
+  }
+  const external = {
+    first: median(first.map((s) => s.external)),
+    last: median(last.map((s) => s.external)),
+  }
+  const heapBound = Math.max(BOUNDS.heapBytes, heap.first * BOUNDS.heapRatio)
+  const rssBound = Math.max(BOUNDS.rssBytes, rss.first * BOUNDS.rssRatio)
+  const externalBound = Math.max(BOUNDS.heapBytes, external.first * BOUNDS.heapRatio)
+  const requests = Object.values(lanes).reduce((sum, lane) => sum + lane.requests, 0)
+  const problems = []
+  if (steady.length < 6)
+    problems.push(`only ${steady.length} samples after the warm-up; soak longer`)
+  if (heap.last - heap.first > heapBound)
+    problems.push(
+      `retained heap grew by ${mb(heap.last - heap.first)} MiB (bound ${mb(heapBound)} MiB) with the created pets taken out`,
+    )
+  if (external.last - external.first > externalBound)
+    problems.push(`external memory grew by ${mb(external.last - external.first)} MiB`)
+  if (rss.last - rss.first > rssBound)
+    problems.push(
+      `RSS grew by ${mb(rss.last - rss.first)} MiB (bound ${mb(rssBound)} MiB)`,
+    )
+  const journal = Math.max(...samples.map((s) => s.journal))
+  if (journal > BOUNDS.journal) problems.push(`the journal held ${journal} requests`)
+  for (const [name, lane] of Object.entries(lanes)) {
+    if (lane.errors || lane.timeouts)
+      problems.push(
+        `${name}: ${lane.errors} connection errors, ${lane.timeouts} timeouts`,
+      )
+    for (const code of Object.keys(lane.statuses))
+      if (Number(code) >= 500 && !(name === 'bad' && code === '501'))
+        problems.push(`${name}: ${lane.statuses[code]} answers ${code}`)
+  }
+  const createdPets = samples.at(-1).pets - samples[0].pets
+  if (createdPets > createRate * (seconds + 5))
+    problems.push(`${createdPets} pets created, more than the paced ${createRate}/s`)
+  const expected = { free: '429', tooLarge: '413', create: '201' }
+  for (const [name, code] of Object.entries(expected))
+    if (!lanes[name]?.statuses[code]) problems.push(`${name}: no ${code} answers at all`)
+  return {
+    ok: problems.length === 0,
+    problems,
+    seconds,
+    requests,
+    rps: Math.round(requests / seconds),
+    perPetBytes: Math.round(perPetBytes),
+    createdPets,
+    samples: samples.length,
+    warmupSeconds: warmup,
+    heapMiB: { first: mb(heap.first), last: mb(heap.last), bound: mb(heapBound) },
+    rssMiB: { first: mb(rss.first), last: mb(rss.last), bound: mb(rssBound) },
+    externalMiB: { first: mb(external.first), last: mb(external.last) },
+    rawHeapMiB: {
+      first: mb(median(first.map((s) => s.heapUsed))),
+      last: mb(median(last.map((s) => s.heapUsed))),
+    },
+    peakRssMiB: mb(Math.max(...samples.map((s) => s.rss))),
+    journal,
+    maxConnections: Math.max(...samples.map((s) => s.connections)),
+    lanes,
+  }
+}
+
+const mb = (bytes) => Math.round((bytes / MiB) * 100) / 100
+
+function parseArgs(argv) {
+  const options = {
+    seconds: 180,
+    createRate: 40,
+    entry: undefined,
+    json: false,
+    leakBytes: 0,
+  }
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index]
+    const value = () => {
+      const next = argv[++index]
+      if (next === undefined) usage(`${flag} needs a value`)
+      return next
+    }
+    if (flag === '--seconds') options.seconds = positive(flag, value())
+    else if (flag === '--create-rate') options.createRate = positive(flag, value())
+    else if (flag === '--entry') options.entry = value()
+    else if (flag === '--json') options.json = true
+    else if (flag === '--leak-bytes') options.leakBytes = positive(flag, value())
+    else usage(`unknown option ${flag}`)
+  }
+  return options
+}
+
+function positive(flag, raw) {
+  const value = Number(raw)
+  if (!(value > 0 && Number.isFinite(value))) usage(`${flag} must be a positive number`)
+  return value
+}
+
+function usage(problem) {
+  process.stderr.write(
+    `soak: ${problem}. Usage: node bench/soak.js [--seconds 180] [--create-rate 40] [--entry dist/express/index.js] [--json] [--leak-bytes N]\n`,
+  )
+  process.exit(2)
+}
+
+function report(result) {
+  const lines = [
+    `soak: ${result.seconds} s, ${result.requests.toLocaleString('en-US')} requests (${result.rps.toLocaleString('en-US')}/s), ${result.createdPets} pets created (${result.perPetBytes} bytes each), ${result.samples} samples, warm-up ${result.warmupSeconds} s`,
+    `  retained heap (pets taken out)  ${result.heapMiB.first} -> ${result.heapMiB.last} MiB (bound +${result.heapMiB.bound})`,
+    `  heap used                      ${result.rawHeapMiB.first} -> ${result.rawHeapMiB.last} MiB`,
+    `  external                       ${result.externalMiB.first} -> ${result.externalMiB.last} MiB`,
+    `  RSS                            ${result.rssMiB.first} -> ${result.rssMiB.last} MiB (bound +${result.rssMiB.bound}, peak ${result.peakRssMiB})`,
+    `  journal ${result.journal} entries, at most ${result.maxConnections} connections`,
+    ...Object.entries(result.lanes).map(
+      ([name, lane]) =>
+        `  ${name.padEnd(9)} ${String(lane.requests).padStart(8)} requests ${String(lane.rps).padStart(6)}/s p99 ${lane.p99} ms  ${Object.entries(
+          lane.statuses,
+        )
+          .map(([code, count]) => `${code}:${count}`)
+          .join(' ')}`,
+    ),
+    result.ok
+      ? 'soak: memory flat, no 5xx, no errors'
+      : `soak: FAILED\n  ${result.problems.join('\n  ')}`,
+  ]
+  return lines.join('\n')
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const options = parseArgs(process.argv.slice(2))
+  const result = await runSoak({
+    ...options,
+    log: (line) => process.stderr.write(`${line}\n`),
+  })
+  process.stdout.write(`${options.json ? JSON.stringify(result) : report(result)}\n`)
+  process.exitCode = result.ok ? 0 : 1
+}
