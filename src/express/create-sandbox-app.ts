@@ -127,8 +127,10 @@ export function createSandboxApp(
     )
   })
 
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (res.headersSent) {
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // A client that hung up before its request was complete (an aborted upload, a 408)
+    // has nobody left to answer, and nothing went wrong in the sandbox: not an onError.
+    if (res.headersSent || (!req.complete && req.socket.destroyed)) {
       res.destroy()
       return
     }

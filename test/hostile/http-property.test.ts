@@ -1,3 +1,5 @@
+import type { Server } from 'node:http'
+import { connect } from 'node:net'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TRANSPORT_LIMITS, type Pet } from 'petstore-sandbox/express'
@@ -29,6 +31,18 @@ const listOverHttp = async () => {
   const response = await fetch(`${app.origin}/v1/pets?limit=100`, { headers: ENTERPRISE })
   expect(response.status).toBe(200)
   return (await response.json()) as Pet[]
+}
+
+/** Resolves once `server` holds `count` connections (polled: there is no event). */
+async function connections(server: Server, count: number) {
+  for (let tries = 0; ; tries++) {
+    const open = await new Promise<number>((resolve, reject) =>
+      server.getConnections((error, value) => (error ? reject(error) : resolve(value))),
+    )
+    if (open === count) return
+    if (tries > 400) throw new Error(`${open} connections, expected ${count}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
 }
 
 const expectErrorBody = (status: number, contentType: string | null, text: string) => {
@@ -277,6 +291,28 @@ describe('slow clients', () => {
     }
   })
 
+  test('a client that hangs up in the middle of its body is not reported as an internal error', async () => {
+    const errors: unknown[] = []
+    const watched = await startApp({ count: 5, onError: (error) => errors.push(error) })
+    try {
+      const socket = connect(watched.port, '127.0.0.1')
+      socket.on('error', () => {})
+      socket.write(
+        `${head('POST /v1/pets HTTP/1.1\r\n')}Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`,
+      )
+      // "100 Continue" comes once the app has the request and waits for the body.
+      await new Promise((resolve) => socket.once('data', resolve))
+      socket.write('{"name":')
+      socket.destroy()
+      await connections(watched.server, 0)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(errors).toEqual([])
+      expect(watched.sandbox.db.pets.all()).toHaveLength(5)
+    } finally {
+      await watched.close()
+    }
+  })
+
   test(`a request not finished within the time limit gets 408 with the Error body, promptly`, async () => {
     // The limits are read when a server starts listening; shorten them for this server
     // only, so the test waits well under a second instead of 10 s.
@@ -284,8 +320,9 @@ describe('slow clients', () => {
     TRANSPORT_LIMITS.headersTimeoutMs = 300
     TRANSPORT_LIMITS.requestTimeoutMs = 600
     let quick: Awaited<ReturnType<typeof startApp>>
+    const errors: unknown[] = []
     try {
-      quick = await startApp({ count: 5 })
+      quick = await startApp({ count: 5, onError: (error) => errors.push(error) })
     } finally {
       Object.assign(TRANSPORT_LIMITS, saved)
     }
@@ -308,6 +345,10 @@ describe('slow clients', () => {
       // The limit plus at most one check of the connections (not Node's default 30 s).
       expect(elapsed).toBeLessThan(3000)
       expect(quick.sandbox.db.pets.all()).toHaveLength(5)
+      // A timed-out client is not an internal error of the server.
+      await connections(quick.server, 0)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(errors).toEqual([])
     } finally {
       await quick.close()
     }
