@@ -2,6 +2,7 @@ import {
   closeSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -61,6 +62,7 @@ export async function openPersistence(
     }
   }
 
+  removeLeftovers(file)
   const save = () =>
     writeFileAtomically(file, `${JSON.stringify(sandbox.exportState(), null, 2)}\n`)
   try {
@@ -99,6 +101,23 @@ export async function openPersistence(
       stop()
       sandbox.reset = reset
     },
+  }
+}
+
+/**
+ * Removes temporary files an earlier process left when it was killed mid-write: they
+ * never replaced the state file, so they hold nothing it lacks.
+ */
+function removeLeftovers(file: string) {
+  const prefix = `.${basename(file)}.`
+  try {
+    for (const name of readdirSync(dirname(file))) {
+      if (name.startsWith(prefix) && name.endsWith('.tmp')) {
+        rmSync(join(dirname(file), name), { force: true })
+      }
+    }
+  } catch {
+    // An unreadable folder: the first save reports it.
   }
 }
 

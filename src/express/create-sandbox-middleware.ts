@@ -57,7 +57,7 @@ export function createSandboxMiddleware(
     )
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const url = req.url
+    const url = originForm(req.url)
     const query = url.indexOf('?')
     if (!serves(query === -1 ? url : url.slice(0, query))) return next()
     void answer(req, res, next, url)
@@ -117,6 +117,20 @@ function candidates(handlers: HttpHandler[], request: Request): HttpHandler[] {
     const path = handler.info.path
     return !(path instanceof RegExp) || path.test(clean)
   })
+}
+
+/**
+ * The path and query of a request target. Proxies send the absolute form
+ * (`GET http://host/v1/pets HTTP/1.1`), which HTTP/1.1 servers must accept too.
+ */
+function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47) return target
+  try {
+    const url = new URL(target)
+    return `${url.pathname}${url.search}`
+  } catch {
+    return target
+  }
 }
 
 /** Whether a request may carry a body the API reads (GET and HEAD bodies are ignored). */

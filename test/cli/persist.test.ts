@@ -67,6 +67,15 @@ test('an acknowledged 201 survives SIGKILL: the file is written before the respo
   expect(readdirSync(folder)).toEqual(['state.json'])
 })
 
+test('temporary files left by a process killed mid-write are removed at the next start', async () => {
+  const first = await startServer(['--persist', file])
+  first.cli.child.kill('SIGTERM')
+  await first.cli.exited
+  writeFileSync(join(folder, '.state.json.12345.tmp'), '{"format":')
+  await startServer(['--persist', file])
+  expect(readdirSync(folder)).toEqual(['state.json'])
+})
+
 test('a reset through the control API is persisted too', async () => {
   const { cli, origin, api } = await startServer(['--persist', file])
   await create(api, 'Gone')
