@@ -66,20 +66,7 @@ export class RateLimiter {
     const state = this.#roll(key, now)
     const { limits, ban } = policy
 
-    if (state.bannedUntil > now) {
-      return this.#deny(
-        'api_key_temporarily_banned',
-        state,
-        limits,
-        now,
-        state.bannedUntil,
-        {
-          ignored: true,
-          bannedNow: false,
-          window: 'minute',
-        },
-      )
-    }
+    if (state.bannedUntil > now) return this.#banned(state, limits, now, false)
 
     const ignoring = state.waitUntil > now
     if (ignoring) {
@@ -87,18 +74,7 @@ export class RateLimiter {
       if (state.ignored >= ban.afterIgnoredRetries) {
         state.bannedUntil = now + ban.durationSeconds * 1000
         state.waitUntil = state.bannedUntil
-        return this.#deny(
-          'api_key_temporarily_banned',
-          state,
-          limits,
-          now,
-          state.bannedUntil,
-          {
-            ignored: true,
-            bannedNow: true,
-            window: 'minute',
-          },
-        )
+        return this.#banned(state, limits, now, true)
       }
     } else {
       state.ignored = 0
@@ -182,6 +158,22 @@ export class RateLimiter {
       limits.perMinute,
       minuteRemaining,
       state.minuteStart + MINUTE_MS,
+    )
+  }
+
+  /** The answer while a key is banned: 429 until the ban ends (never extended). */
+  #banned(state: KeyState, limits: Limits, now: number, bannedNow: boolean) {
+    return this.#deny(
+      'api_key_temporarily_banned',
+      state,
+      limits,
+      now,
+      state.bannedUntil,
+      {
+        ignored: true,
+        bannedNow,
+        window: 'minute',
+      },
     )
   }
 

@@ -144,3 +144,24 @@ export const request = fc.record({
   ),
   body: fc.option(body, { nil: undefined }),
 })
+
+/** A generated request as a URL and the `RequestInit` fetch or `new Request` take. */
+export function toRequest(
+  spec: RequestSpec,
+  origin: string,
+): { url: URL; init: RequestInit } {
+  const url = new URL(`${origin}${spec.path}`)
+  for (const [key, value] of spec.query) url.searchParams.append(key, value)
+  const headers = new Headers()
+  if (spec.authorization !== undefined) headers.set('authorization', spec.authorization)
+  if (spec.contentType !== undefined) headers.set('content-type', spec.contentType)
+  if (spec.scenario !== undefined) headers.set('x-sandbox-scenario', spec.scenario)
+  const hasBody =
+    spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'HEAD'
+  return {
+    url,
+    init: { method: spec.method, headers, ...(hasBody ? { body: spec.body } : {}) },
+  }
+}
+
+export type RequestSpec = typeof request extends fc.Arbitrary<infer Spec> ? Spec : never

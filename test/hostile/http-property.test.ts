@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TRANSPORT_LIMITS, type Pet } from 'petstore-sandbox/express'
 import { startApp } from '../express/start-app.js'
-import { request } from './arbitraries.js'
+import { request, toRequest } from './arbitraries.js'
 import { hangingRequest, rawRequest, type RawReply } from './raw-http.js'
 
 // The invariants of property.test.ts, over real HTTP: the Express app, Node's parser,
@@ -65,23 +65,8 @@ test('random requests over HTTP never crash, always answer the Error contract, a
         await app.sandbox.reset()
         const expected = await listOverHttp()
         for (const spec of requests) {
-          const url = new URL(`${app.origin}${spec.path}`)
-          for (const [key, value] of spec.query) url.searchParams.append(key, value)
-          const headers = new Headers()
-          if (spec.authorization !== undefined)
-            headers.set('authorization', spec.authorization)
-          if (spec.contentType !== undefined)
-            headers.set('content-type', spec.contentType)
-          if (spec.scenario !== undefined)
-            headers.set('x-sandbox-scenario', spec.scenario)
-          const hasBody =
-            spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'HEAD'
-          const reply = await fetch(url, {
-            method: spec.method,
-            headers,
-            redirect: 'manual',
-            ...(hasBody ? { body: spec.body } : {}),
-          })
+          const { url, init } = toRequest(spec, app.origin)
+          const reply = await fetch(url, { ...init, redirect: 'manual' })
           const text = await reply.text()
           const label = `${spec.method} ${url} -> ${reply.status} ${text.slice(0, 300)}`
           const notModelled = reply.status === 501 && url.pathname === '/v1/store/orders'

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { expect, test } from 'vitest'
 import { createSandbox, type Pet } from 'petstore-sandbox'
-import { request } from './arbitraries.js'
+import { request, toRequest } from './arbitraries.js'
 
 // Whatever arrives, the sandbox answers with the API's contract, and its data is exactly
 // what the accepted requests made it.
@@ -19,25 +19,8 @@ test('random requests never crash, always answer the Error contract, and never l
         await sandbox.ready
         const expected: Pet[] = sandbox.db.pets.all().map((pet) => ({ ...pet }))
         for (const spec of requests) {
-          const url = new URL(`https://api.example.test${spec.path}`)
-          for (const [key, value] of spec.query) url.searchParams.append(key, value)
-          const headers = new Headers()
-          if (spec.authorization !== undefined)
-            headers.set('authorization', spec.authorization)
-          if (spec.contentType !== undefined)
-            headers.set('content-type', spec.contentType)
-          if (spec.scenario !== undefined)
-            headers.set('x-sandbox-scenario', spec.scenario)
-          const hasBody =
-            spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'HEAD'
-          const response = await getResponse(
-            sandbox.handlers,
-            new Request(url, {
-              method: spec.method,
-              headers,
-              ...(hasBody ? { body: spec.body } : {}),
-            }),
-          )
+          const { url, init } = toRequest(spec, 'https://api.example.test')
+          const response = await getResponse(sandbox.handlers, new Request(url, init))
           expect(response, `${spec.method} ${url}`).toBeDefined()
           const reply = response as Response
           const text = await reply.text()
