@@ -13,6 +13,7 @@ import {
   type HeaderMap,
 } from './responses.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
+import { truncate } from './issues.js'
 import {
   isJsonMediaType,
   validateListQuery,
@@ -128,18 +129,24 @@ export async function handleApiRequest(
 
   await ctx.ready()
   let scenario = ctx.activeScenario()
-  const requested = request.headers.get(SCENARIO_HEADER)
+  // An empty header is no header: some clients send every configured header, set or not.
+  const requested = request.headers.get(SCENARIO_HEADER)?.trim() || null
   let response: Response
-  if (requested !== null && !ctx.registry.has(requested.trim())) {
+  if (requested !== null && !ctx.registry.has(requested)) {
+    const known = authenticate(
+      request.headers.get('authorization'),
+      ctx.keys,
+      scenario,
+    ).key
     entry.code = 'unknown_scenario'
     response = errorResponse(
       400,
       'unknown_scenario',
       `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
-      { ...peekHeaders(ctx, scenario, undefined), ...extraHeaders },
+      { ...peekHeaders(ctx, scenario, known), ...extraHeaders },
     )
   } else {
-    if (requested !== null) scenario = ctx.registry.get(requested.trim())
+    if (requested !== null) scenario = ctx.registry.get(requested)
     entry.scenario = scenario.name
     response = await answer(ctx, request, scenario, described)
   }
@@ -168,16 +175,12 @@ export function answerRefusedRequest(
   message: string,
 ): Response {
   const { extraHeaders, entry } = describe(ctx, request)
-  const requested = request.headers.get(SCENARIO_HEADER)?.trim()
+  const requested = request.headers.get(SCENARIO_HEADER)?.trim() || null
   const scenario =
     requested && ctx.registry.has(requested)
       ? ctx.registry.get(requested)
       : ctx.activeScenario()
-  const known = authenticate(
-    request.headers.get('authorization'),
-    ctx.keys,
-    scenario.auth,
-  ).key
+  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
   ctx.journal.add({
     ...entry,
     scenario: scenario.name,
@@ -199,7 +202,7 @@ async function answer(
   { url, apiBase, found, extraHeaders, entry }: Described,
 ): Promise<Response> {
   const now = ctx.clock.now()
-  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario.auth)
+  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario)
   if (!auth.ok) {
     const known = auth.key
     entry.code = auth.code
@@ -219,8 +222,8 @@ async function answer(
     const headers = { ...decision.headers, ...extraHeaders }
     const message =
       decision.code === 'api_key_temporarily_banned'
-        ? `The API key ${key.key} is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
-        : `Rate limit exceeded: the ${scenarioPlanLabel(key)} plan allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+        ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
+        : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
     return errorResponse(429, decision.code, message, headers)
   }
 
@@ -231,7 +234,7 @@ async function answer(
       return errorResponse(
         404,
         'not_found',
-        `No endpoint at ${request.method.toUpperCase()} ${url.pathname}.${found.hint} The v1 API has ${ENDPOINTS}.`,
+        `No endpoint at ${request.method.toUpperCase()} ${truncate(url.pathname, 100)}.${found.hint} The v1 API has ${ENDPOINTS}.`,
         headers,
       )
     case 'method-not-allowed':
@@ -239,7 +242,7 @@ async function answer(
       return errorResponse(
         405,
         'method_not_allowed',
-        `${request.method.toUpperCase()} is not allowed on ${url.pathname}; allowed: ${found.allow}.`,
+        `${request.method.toUpperCase()} is not allowed on ${truncate(url.pathname, 100)}; allowed: ${found.allow}.`,
         { ...headers, allow: found.allow },
       )
     case 'not-implemented':
@@ -300,11 +303,13 @@ async function answer(
       let body: unknown
       try {
         body = JSON.parse(text)
-      } catch (error) {
+      } catch {
+        // Our own words, not the engine's JSON.parse message, which differs between
+        // Node and browsers: every runtime answers alike.
         return fail(
           400,
           'invalid_json',
-          `The body is not valid JSON (${(error as Error).message.slice(0, 120)}). Send a JSON object such as {"name":"Rex","categoryId":1}.`,
+          'The body is not valid JSON (check quotes, commas and brackets). Send a JSON object such as {"name":"Rex","categoryId":1}.',
         )
       }
       const pet = validateNewPet(body)
@@ -315,8 +320,7 @@ async function answer(
       return jsonResponse(201, created, headers)
     }
     case 'getPet': {
-      const id = validatePetId(found.petId as string)
-      if (!id.ok) return fail(400, 'validation_failed', id.message)
+      // Removed means removed, whatever the id: the sunset comes before validation.
       if (ctx.clock.now() >= GET_PET_SUNSET) {
         return fail(
           410,
@@ -324,6 +328,8 @@ async function answer(
           `GET ${apiBase}/pets/{petId} was removed on 5 December 2030 (see the Sunset header). Use GET ${apiBase}/pets with the status filter instead.`,
         )
       }
+      const id = validatePetId(found.petId as string)
+      if (!id.ok) return fail(400, 'validation_failed', id.message)
       const forced = forcedError(scenario, operation)
       if (forced) return fail(forced.status, forced.code, forced.message)
       const pet = dataset.get(id.value)
@@ -339,8 +345,12 @@ async function answer(
   }
 }
 
-function scenarioPlanLabel(key: KnownKey) {
-  return key.plan.label ?? key.planName
+/** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */
+function limitHolder(scenario: Scenario, key: KnownKey) {
+  if (scenario.rateLimits?.plans?.[key.planName]) {
+    return `the scenario "${scenario.name}" (for the ${key.plan.label ?? key.planName} plan)`
+  }
+  return `the ${key.plan.label ?? key.planName} plan`
 }
 
 function policyFor(

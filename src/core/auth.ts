@@ -49,8 +49,9 @@ export function createKeyIndex(fixture: ApiKeysFixture): Map<string, KnownKey> {
 export function authenticate(
   header: string | null,
   keys: Map<string, KnownKey>,
-  auth: Scenario['auth'],
+  scenario: Pick<Scenario, 'name' | 'auth'>,
 ): AuthResult {
+  const { auth } = scenario
   const example =
     'Send "Authorization: Bearer sandbox-free-key" (demo keys: GET /__sandbox).'
   if (header === null || header.trim() === '') {
@@ -63,9 +64,11 @@ export function authenticate(
   const match = BEARER.exec(header)
   if (!match) {
     const scheme = header.trim().split(/\s+/, 1)[0] ?? ''
-    const reason = /^bearer$/i.test(scheme)
-      ? 'the "Bearer" scheme is not followed by a token'
-      : `the header does not use the Bearer scheme (got "${scheme.slice(0, 20)}")`
+    const reason = !/^bearer$/i.test(scheme)
+      ? `the header does not use the Bearer scheme (got "${scheme.slice(0, 20)}")`
+      : header.trim().length === scheme.length
+        ? 'the "Bearer" scheme is not followed by a token'
+        : 'the token must be one word of printable ASCII after "Bearer " (no inner spaces, tabs or accented letters)'
     return {
       ok: false,
       code: 'malformed_authorization',
@@ -78,7 +81,7 @@ export function authenticate(
     return {
       ok: false,
       code: 'invalid_api_key',
-      message: `The API key is not valid (scenario "invalid-key" rejects every key). Switch back with PUT /__sandbox/scenario {"name":"default"}.`,
+      message: `The API key is not valid (the scenario "${scenario.name}" rejects every key). Switch back with PUT /__sandbox/scenario {"name":"default"}.`,
       ...(key ? { key } : {}),
     }
   }
@@ -87,7 +90,7 @@ export function authenticate(
       ok: false,
       code: 'expired_api_key',
       message: auth?.expireAllKeys
-        ? 'The API key has expired (the active scenario treats every key as expired). Switch back with PUT /__sandbox/scenario {"name":"default"}.'
+        ? `The API key has expired (the scenario "${scenario.name}" treats every bearer token as expired). Switch back with PUT /__sandbox/scenario {"name":"default"}.`
         : 'The API key has expired. Use a current key such as sandbox-free-key.',
       ...(key ? { key } : {}),
     }

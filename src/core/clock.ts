@@ -36,6 +36,21 @@ export interface Clock {
   state(): ClockState
 }
 
+/** The clock stays within 1970 and 9999: Unix-second headers and ISO dates of any instant. */
+export const CLOCK_RANGE = { min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) }
+
+function checkRange(ms: number, action: string, shown: string) {
+  if (ms < CLOCK_RANGE.min || ms > CLOCK_RANGE.max) {
+    throw SandboxError.for(
+      'INVALID_CLOCK',
+      action,
+      `${shown} is outside the years 1970 to 9999 the clock supports`,
+      'Use a date such as "2031-01-01T00:00:00Z", or advance by a number of seconds that stays within that range.',
+    )
+  }
+  return ms
+}
+
 /** Turns a user-supplied instant into epoch ms, or throws a SandboxError naming `field`. */
 export function toEpochMs(instant: string | number | Date, field: string): number {
   const ms =
@@ -54,7 +69,7 @@ export function toEpochMs(instant: string | number | Date, field: string): numbe
       'Use an ISO 8601 date such as "2031-01-01T00:00:00Z" or epoch milliseconds.',
     )
   }
-  return ms
+  return checkRange(ms, `set the clock from "${field}"`, JSON.stringify(instant))
 }
 
 /** Creates a sandbox clock. `realNow` is injectable so the clock itself is testable. */
@@ -91,7 +106,13 @@ export function createClock(
           'Pass a finite number such as 60.',
         )
       }
-      if (frozenAt !== undefined) frozenAt += seconds * 1000
+      const target = now() + seconds * 1000
+      checkRange(
+        target,
+        'advance the clock',
+        `${seconds} s from ${new Date(now()).toISOString()}`,
+      )
+      if (frozenAt !== undefined) frozenAt = target
       else offset += seconds * 1000
     },
     freeze(instant) {

@@ -24,7 +24,7 @@ export async function handleControlRequest(
     errorResponse(
       405,
       'method_not_allowed',
-      `${method} is not allowed on ${url.pathname}; allowed: ${allow}.`,
+      `${method} is not allowed on ${url.pathname.slice(0, 100)}; allowed: ${allow}.`,
       { allow },
     )
 
@@ -41,7 +41,7 @@ export async function handleControlRequest(
         return jsonResponse(200, sandbox.state())
       case '/scenario': {
         if (method === 'GET') return jsonResponse(200, scenarioState(sandbox))
-        if (method !== 'PUT' && method !== 'POST') return notAllowed('GET, PUT')
+        if (method !== 'PUT') return notAllowed('GET, PUT')
         const body = await readJson(request)
         if (!body.ok) return body.response
         const name = (body.value as { name?: unknown } | null)?.name
@@ -160,13 +160,13 @@ async function readJson(
   const text = await request.text()
   try {
     return { ok: true, value: text.trim() === '' ? null : JSON.parse(text) }
-  } catch (error) {
+  } catch {
     return {
       ok: false,
       response: errorResponse(
         400,
         'invalid_json',
-        `The body is not valid JSON (${(error as Error).message.slice(0, 120)}).`,
+        'The body is not valid JSON (check quotes, commas and brackets).',
         {},
       ),
     }

@@ -8,9 +8,11 @@ export function describeIssues(
   issues: readonly z.core.$ZodIssue[],
   root = 'body',
 ): string {
-  return issues
-    .map((issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`)
-    .join('; ')
+  // A value past 2^53 breaks two rules (safe integer, maximum) with the same words.
+  const phrases = issues.map(
+    (issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`,
+  )
+  return [...new Set(phrases)].join('; ')
 }
 
 export function fieldPath(path: readonly PropertyKey[], root: string): string {
@@ -56,6 +58,8 @@ function article(expected: string): string {
 export function typeName(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return 'a number too large to represent'
   if (
     typeof value === 'number' &&
     !Number.isSafeInteger(value) &&

@@ -74,3 +74,13 @@ test('an exhausted policy denies from the first request', () => {
     retryAfterSeconds: 15,
   })
 })
+
+test('a request that goes through clears the wait: a 429 from a one-off stricter policy never leads to a ban', () => {
+  const limiter = new RateLimiter()
+  const now = at('2027-01-01T00:00:10Z')
+  expect(limiter.check('k', { ...policy, exhausted: true }, now).allowed).toBe(false)
+  const results = Array.from({ length: 3 }, () => limiter.check('k', policy, now))
+  expect(results.map((result) => result.allowed)).toEqual([true, true, true])
+  const over = limiter.check('k', policy, now)
+  expect(over).toMatchObject({ code: 'rate_limit_exceeded', ignoredRetryAfter: false })
+})

@@ -68,22 +68,20 @@ export class RateLimiter {
 
     if (state.bannedUntil > now) return this.#banned(state, limits, now, false)
 
-    const ignoring = state.waitUntil > now
-    if (ignoring) {
-      state.ignored++
-      if (state.ignored >= ban.afterIgnoredRetries) {
-        state.bannedUntil = now + ban.durationSeconds * 1000
-        state.waitUntil = state.bannedUntil
-        return this.#banned(state, limits, now, true)
-      }
-    } else {
-      state.ignored = 0
-    }
-
     const minuteUsed = policy.exhausted ? limits.perMinute : state.minuteCount
     const minuteFull = minuteUsed >= limits.perMinute
     const dayFull = state.dayCount >= limits.perDay
     if (minuteFull || dayFull) {
+      // Only a request that is itself over the limit, sent while an earlier 429's
+      // Retry-After runs, counts towards the ban: a 429 that one request got through a
+      // scenario header must not get the key banned by requests that go through.
+      const ignoring = state.waitUntil > now
+      state.ignored = ignoring ? state.ignored + 1 : 0
+      if (ignoring && state.ignored >= ban.afterIgnoredRetries) {
+        state.bannedUntil = now + ban.durationSeconds * 1000
+        state.waitUntil = state.bannedUntil
+        return this.#banned(state, limits, now, true)
+      }
       // When both are used up the client can only go again once the day is over.
       const window = dayFull ? 'day' : 'minute'
       const resetAt = dayFull ? state.dayStart + DAY_MS : state.minuteStart + MINUTE_MS
@@ -95,6 +93,8 @@ export class RateLimiter {
       })
     }
 
+    state.waitUntil = 0
+    state.ignored = 0
     state.minuteCount++
     state.dayCount++
     return { allowed: true, headers: this.#headers(state, limits, policy.exhausted) }

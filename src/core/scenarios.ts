@@ -29,7 +29,16 @@ const latencySchema = z.union([
 ])
 
 const forcedErrorSchema = z.strictObject({
-  status: z.number().int().min(400).max(599),
+  status: z
+    .number()
+    .int()
+    .min(400)
+    .max(599)
+    // These carry headers a client relies on (Retry-After, Allow) or codes of their own:
+    // the auth and rateLimits fields produce them faithfully.
+    .refine((status) => ![401, 405, 429].includes(status), {
+      message: 'must not be 401, 405 or 429: use auth or rateLimits for those',
+    }),
   code: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"'),
   message: z.string().min(1).optional(),
 })

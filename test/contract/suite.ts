@@ -511,6 +511,44 @@ export function defineContractSuite(
       })
     })
 
+    describe('edge cases a review found', () => {
+      test('a clock set past the year 9999 is refused and the API keeps answering', async () => {
+        const far = await control('POST', '/__sandbox/clock', { advanceSeconds: 1e15 })
+        expect(far.status).toBe(400)
+        expect(far.body.message).toContain('outside the years 1970 to 9999')
+        expect((await call('GET', '/v1/pets?limit=1')).status).toBe(200)
+      })
+
+      test('a 429 one request got through a scenario header never leads to a ban of the key', async () => {
+        const limited = await call('GET', '/v1/pets', {
+          headers: { 'x-sandbox-scenario': 'rate-limited' },
+        })
+        expect(limited.status).toBe(429)
+        for (let index = 0; index < 15; index++) {
+          expect((await call('GET', '/v1/pets?limit=1')).status).toBe(200)
+        }
+      })
+
+      test("an unknown scenario header shows the caller key's own window; an empty one is no header", async () => {
+        await spend(5, PRO)
+        const unknown = await call('GET', '/v1/pets', {
+          key: PRO,
+          headers: { 'x-sandbox-scenario': 'nope' },
+        })
+        expect(unknown.status).toBe(400)
+        expect(rate(unknown)).toMatchObject({ limit: 300, remaining: 295 })
+        expect(
+          (await call('GET', '/v1/pets', { headers: { 'x-sandbox-scenario': '' } }))
+            .status,
+        ).toBe(200)
+      })
+
+      test('after the sunset, getPet is 410 whatever the id', async () => {
+        await control('POST', '/__sandbox/clock', { now: '2031-01-01T00:00:00Z' })
+        expect((await call('GET', '/v1/pets/abc')).status).toBe(410)
+      })
+    })
+
     describe('control endpoints', () => {
       test('GET /__sandbox reports scenario, seed, counts, keys and clock', async () => {
         const state = (await control('GET', '/__sandbox')).body

@@ -249,6 +249,15 @@ describe('scenario files', () => {
       /errors/,
     ],
     ['no-name.json', { description: 'x' }, /no-name\.json: name is required/],
+    [
+      'forced-429.json',
+      {
+        name: 'f',
+        description: 'x',
+        errors: { '*': { status: 429, code: 'slow_down' } },
+      },
+      /forced-429\.json: errors\.\*\.status must not be 401, 405 or 429: use auth or rateLimits/,
+    ],
   ])(
     '%s with a mistake names the file, the field and what is allowed',
     (file, content, message) => {
