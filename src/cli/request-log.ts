@@ -27,7 +27,9 @@ export function formatRequest(
   }
   if (entry.ignoredRetryAfter) {
     warnings.push(
-      'sent while a 429 asked to wait (Retry-After): keep this up and the key is banned',
+      entry.code === 'api_key_temporarily_banned'
+        ? 'the key is temporarily banned for not waiting after a 429: wait for Retry-After, then back off'
+        : 'sent while a 429 asked to wait (Retry-After): keep this up and the key is banned',
     )
   }
   const warning =

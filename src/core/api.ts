@@ -376,7 +376,7 @@ function forcedError(scenario: Scenario, operation: Operation) {
     message:
       forced.message ??
       (forced.code === 'not_found' && operation === 'getPet'
-        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}.`
+        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
         : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
   }
 }

@@ -81,7 +81,7 @@ export function authenticate(
     return {
       ok: false,
       code: 'invalid_api_key',
-      message: `The API key is not valid (the scenario "${scenario.name}" rejects every key). Switch back with PUT /__sandbox/scenario {"name":"default"}.`,
+      message: `The API key is not valid (the scenario "${scenario.name}" rejects every key). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`,
       ...(key ? { key } : {}),
     }
   }
@@ -90,7 +90,7 @@ export function authenticate(
       ok: false,
       code: 'expired_api_key',
       message: auth?.expireAllKeys
-        ? `The API key has expired (the scenario "${scenario.name}" treats every bearer token as expired). Switch back with PUT /__sandbox/scenario {"name":"default"}.`
+        ? `The API key has expired (the scenario "${scenario.name}" treats every bearer token as expired). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
         : 'The API key has expired. Use a current key such as sandbox-free-key.',
       ...(key ? { key } : {}),
     }

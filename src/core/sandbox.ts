@@ -165,10 +165,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     startup = parseScenario(options.scenario, 'options.scenario')
     registry.add(startup)
   } else {
-    startup = registry.get(
-      options.scenario ?? 'default',
-      'select the startup scenario (options.scenario)',
-    )
+    startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
   }
   let active = startup
   let keys = createKeyIndex(fixtures.apiKeys)

@@ -40,7 +40,11 @@ const CONTROL = [
     '/__sandbox/clock',
     'Move time: {"advanceSeconds":60} or {"now":"2031-01-01T00:00:00Z"}.',
   ],
-  ['GET', '/__sandbox/requests', 'The most recent requests and their responses.'],
+  [
+    'GET',
+    '/__sandbox/requests',
+    'The most recent /v1 requests with their status, code, key and scenario.',
+  ],
 ] as const
 
 /**
