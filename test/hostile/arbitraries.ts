@@ -3,6 +3,12 @@ import fc from 'fast-check'
 // The random requests of the hostile tests, shared by the in-process run
 // (property.test.ts) and the one over real HTTP (http-property.test.ts).
 
+/**
+ * The seed of the property runs: fixed, so CI is reproducible; set FC_SEED to explore
+ * other inputs locally (a failure prints the seed and the shrunk counterexample).
+ */
+export const PROPERTY_SEED = Number(process.env.FC_SEED ?? 20261122)
+
 export const KEYS = [
   'sandbox-free-key',
   'sandbox-pro-key',

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { expect, test } from 'vitest'
 import { createSandbox, type Pet } from 'petstore-sandbox'
-import { request, toRequest } from './arbitraries.js'
+import { PROPERTY_SEED, request, toRequest } from './arbitraries.js'
 
 // Whatever arrives, the sandbox answers with the API's contract, and its data is exactly
 // what the accepted requests made it.
@@ -21,6 +21,13 @@ test('random requests never crash, always answer the Error contract, and never l
         for (const spec of requests) {
           const { url, init } = toRequest(spec, 'https://api.example.test')
           const response = await getResponse(sandbox.handlers, new Request(url, init))
+          // The URL parser folds dot segments ("/v1/.." is "/"): outside /v1 the
+          // sandbox's handlers do not answer, and msw passes the request on.
+          const api = url.pathname === '/v1' || url.pathname.startsWith('/v1/')
+          if (!api) {
+            expect(response, `${spec.method} ${url}`).toBeUndefined()
+            continue
+          }
           expect(response, `${spec.method} ${url}`).toBeDefined()
           const reply = response as Response
           const text = await reply.text()
@@ -55,6 +62,6 @@ test('random requests never crash, always answer the Error contract, and never l
           ).toBe(true)
       },
     ),
-    { numRuns: 200 },
+    { numRuns: 200, seed: PROPERTY_SEED },
   )
 })
