@@ -107,6 +107,14 @@ function describe(ctx: ApiContext, request: Request): Described {
   }
 }
 
+/**
+ * The scenario name a request asks for with `X-Sandbox-Scenario`, or null. An empty
+ * header is no header: some clients send every configured header, set or not.
+ */
+function requestedScenario(request: Request): string | null {
+  return request.headers.get(SCENARIO_HEADER)?.trim() || null
+}
+
 /** The rate-limit headers of a request that is not counted: its key's, or the Free plan's. */
 function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | undefined) {
   const plan = known ? { name: known.planName, plan: known.plan } : ctx.anonymousPlan
@@ -129,8 +137,7 @@ export async function handleApiRequest(
 
   await ctx.ready()
   let scenario = ctx.activeScenario()
-  // An empty header is no header: some clients send every configured header, set or not.
-  const requested = request.headers.get(SCENARIO_HEADER)?.trim() || null
+  const requested = requestedScenario(request)
   let response: Response
   if (requested !== null && !ctx.registry.has(requested)) {
     const known = authenticate(
@@ -175,7 +182,7 @@ export function answerRefusedRequest(
   message: string,
 ): Response {
   const { extraHeaders, entry } = describe(ctx, request)
-  const requested = request.headers.get(SCENARIO_HEADER)?.trim() || null
+  const requested = requestedScenario(request)
   const scenario =
     requested && ctx.registry.has(requested)
       ? ctx.registry.get(requested)

@@ -11,7 +11,7 @@ import { createHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { RateLimiter } from './rate-limit.js'
 import type { ApiErrorCode } from './responses.js'
-import type { Pet, petSchema } from './schemas.js'
+import { petSchema, type Pet } from './schemas.js'
 import {
   BUILT_IN_SCENARIOS,
   parseScenario,
@@ -321,14 +321,8 @@ const persistedStateSchema = z.object({
   format: z.literal('petstore-sandbox/state@1'),
   seed: z.number().int(),
   count: z.number().int(),
-  pets: z.array(
-    z.object({
-      id: z.number().int().positive(),
-      name: z.string().min(1),
-      categoryId: z.number().int().positive(),
-      status: z.enum(['available', 'pending', 'sold']).optional(),
-    }),
-  ),
+  // The same Pet schema the store validates with: a state file holds nothing else.
+  pets: z.array(petSchema),
 })
 
 function withoutId(pet: Pet) {
