@@ -24,16 +24,31 @@ export type ApiErrorCode =
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
 
+/** The body text of every response the sandbox built, by response. */
+const texts = new WeakMap<Response, string>()
+
+/**
+ * The body of a response the sandbox built, as the text it was made from, or undefined
+ * for any other response. A server adapter writes it as is instead of reading the body
+ * stream back (npm run bench); the stream stays unread, so the response is unchanged.
+ */
+export function responseText(response: Response): string | undefined {
+  return texts.get(response)
+}
+
 /** A JSON response with the given headers (rate-limit headers among them). */
 export function jsonResponse(
   status: number,
   body: unknown,
   headers: HeaderMap = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body)
+  const response = new Response(text, {
     status,
     headers: { ...JSON_HEADERS, ...headers },
   })
+  texts.set(response, text)
+  return response
 }
 
 /**

@@ -4,7 +4,7 @@ import type {
   RequestHandler,
   Response as ExpressResponse,
 } from 'express'
-import { getResponse, type HttpHandler } from 'msw'
+import { getResponse, RequestHandler as MswRequestHandler, type HttpHandler } from 'msw'
 import { CONTROL_PATH } from '../core/control.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
@@ -90,6 +90,7 @@ export function createSandboxMiddleware(
         body = read
       }
       const request = toFetchRequest(req, url, body)
+      skipLoggingClone(request)
       const response = await getResponse(candidates(sandbox.handlers, request), request)
       if (!response) return next()
       await sendFetchResponse(response, res)
@@ -117,6 +118,19 @@ function candidates(handlers: HttpHandler[], request: Request): HttpHandler[] {
     const path = handler.info.path
     return !(path instanceof RegExp) || path.test(clean)
   })
+}
+
+/**
+ * msw clones every request once, before any handler runs, so that its lifecycle events
+ * can read the body again. `getResponse` emits no events and drops the clone unread, and
+ * the clone is a second Request with its own AbortSignal (and a tee of a POST body).
+ * msw looks the clone up in `RequestHandler.cache` (public in msw 2 and 3) first, so the
+ * request itself goes there: what the handlers see is unchanged. Without that cache the
+ * request is cloned as before.
+ */
+function skipLoggingClone(request: Request) {
+  const cache = (MswRequestHandler as { cache?: unknown }).cache
+  if (cache instanceof WeakMap) cache.set(request, request)
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { responseText } from '../core/responses.js'
 
 /**
  * Writes a Fetch `Response` to a Node response in one `writeHead` and one `end`, with a
@@ -9,6 +10,15 @@ export async function sendFetchResponse(response: Response, outgoing: ServerResp
   // A flat [name, value, ...] list: no object per response, and Set-Cookie stays a list.
   const headers: string[] = []
   for (const [name, value] of response.headers) headers.push(name, value)
+  // The sandbox's own responses come with their text: written as a string, it leaves in
+  // the same packet as the head, and the body stream is never read back.
+  const text = responseText(response)
+  if (text !== undefined) {
+    headers.push('content-length', String(Buffer.byteLength(text)))
+    outgoing.writeHead(response.status, headers)
+    outgoing.end(text)
+    return
+  }
   const body = response.body === null ? undefined : await readAll(response.body)
   if (body !== undefined) headers.push('content-length', String(body.length))
   outgoing.writeHead(response.status, headers)
