@@ -36,9 +36,36 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
   let nextId = 1
   let loaded = 0
 
+  // Tests may change the collection themselves (sandbox.db.pets): an update replaces a
+  // record with a new object, a delete removes it, a create adds one the index has not
+  // seen. The index is rebuilt before its next use, so GET /v1/pets/{petId} answers what
+  // GET /v1/pets lists, and new ids follow the largest one.
+  let stale = false
+  let indexed = 0 // the collection's size when the index last matched it
+  pets.hooks.on('update', () => {
+    stale = true
+  })
+  pets.hooks.on('delete', () => {
+    stale = true
+  })
+  const index = () => {
+    if (!stale && indexed === pets.count()) return byId
+    byId.clear()
+    for (const pet of pets.all()) {
+      byId.set(pet.id, pet)
+      if (pet.id >= nextId) nextId = pet.id + 1
+    }
+    stale = false
+    indexed = pets.count()
+    return byId
+  }
+
   const insert = async (records: Pet[]) => {
     const created = await Promise.all(records.map((record) => pets.create(record)))
-    for (const record of created) byId.set(record.id, record)
+    for (const record of created) {
+      if (!byId.has(record.id)) indexed++
+      byId.set(record.id, record)
+    }
     const last = records.at(-1)
     if (last) nextId = Math.max(nextId, last.id + 1)
   }
@@ -46,6 +73,8 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
   const load = async (records: PetFixture[] | Pet[]) => {
     pets.clear()
     byId.clear()
+    indexed = 0
+    stale = false
     nextId = 1
     const withIds = assignIds(records)
     loaded = withIds.length
@@ -63,7 +92,7 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
     get ready() {
       return ready
     },
-    get: (id) => byId.get(id),
+    get: (id) => index().get(id),
     list({ status, limit }) {
       const result: Pet[] = []
       for (const pet of pets.all()) {
@@ -76,8 +105,11 @@ export function createDataset(initial: () => PetFixture[]): Dataset {
     async create(pet) {
       // The id is taken before the first await, so concurrent creates get unique,
       // increasing ids and land in the collection in that order.
+      index()
       const id = nextId++
       const record = await pets.create({ ...pet, id })
+      // A rebuild between the insert and here has indexed it already.
+      if (!byId.has(id)) indexed++
       byId.set(id, record)
       return record
     },

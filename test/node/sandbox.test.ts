@@ -139,6 +139,46 @@ describe('the in-test runtime', () => {
     ).json()
     expect(listed).toEqual(sold.map((pet) => ({ ...pet })))
   })
+
+  test('changes a test makes through the collection show in every endpoint', async () => {
+    const sandbox = createSandbox({ seed: 42, count: 5 })
+    await sandbox.ready
+    const get = async (path: string) => {
+      const response = await getResponse(
+        sandbox.handlers,
+        new Request(`https://x.test${path}`, { headers: auth }),
+      )
+      return { status: response?.status, body: await response?.json() }
+    }
+    await sandbox.db.pets.update((q) => q.where({ id: 1 }), {
+      data(pet) {
+        pet.name = 'Renamed'
+      },
+    })
+    sandbox.db.pets.delete((q) => q.where({ id: 2 }))
+    await sandbox.db.pets.create({
+      id: 50,
+      name: 'Planted',
+      categoryId: 1,
+      status: 'sold',
+    })
+
+    expect((await get('/v1/pets/1')).body).toMatchObject({ id: 1, name: 'Renamed' })
+    expect((await get('/v1/pets/2')).status).toBe(404)
+    expect((await get('/v1/pets/50')).body).toMatchObject({ name: 'Planted' })
+    const listed = (await get('/v1/pets?limit=100')).body as { id: number }[]
+    expect(listed.map((pet) => pet.id)).toEqual([1, 3, 4, 5, 50])
+    // New pets get ids after the largest, never one a test planted.
+    const created = await getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v1/pets', {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Next', categoryId: 2 }),
+      }),
+    )
+    expect(await created?.json()).toMatchObject({ id: 51, name: 'Next' })
+  })
 })
 
 describe('options', () => {
