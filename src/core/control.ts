@@ -146,11 +146,23 @@ function applyClock(sandbox: Sandbox, body: unknown): string | undefined {
     return `Invalid body: freeze must be true or false. ${usage}`
   if (reset !== undefined && reset !== true)
     return `Invalid body: reset must be true. ${usage}`
-  if (reset) sandbox.clock.reset()
-  if (freeze === true) sandbox.clock.freeze()
-  if (freeze === false) sandbox.clock.unfreeze()
-  if (typeof now === 'string') sandbox.clock.set(now)
-  if (typeof advanceSeconds === 'number') sandbox.clock.advance(advanceSeconds)
+  // All or nothing: a field the clock refuses (a date out of its range) undoes the
+  // fields applied before it, so a 400 leaves the clock as it was.
+  const before = sandbox.clock.state()
+  try {
+    if (reset) sandbox.clock.reset()
+    if (freeze === true) sandbox.clock.freeze()
+    if (freeze === false) sandbox.clock.unfreeze()
+    if (typeof now === 'string') sandbox.clock.set(now)
+    if (typeof advanceSeconds === 'number') sandbox.clock.advance(advanceSeconds)
+  } catch (error) {
+    if (before.frozen) sandbox.clock.freeze(before.now)
+    else {
+      sandbox.clock.unfreeze()
+      sandbox.clock.set(before.now)
+    }
+    throw error
+  }
   return undefined
 }
 

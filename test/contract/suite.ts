@@ -519,6 +519,21 @@ export function defineContractSuite(
         expect((await call('GET', '/v1/pets?limit=1')).status).toBe(200)
       })
 
+      test('a clock change with one refused field changes nothing', async () => {
+        const before = await control('GET', '/__sandbox/clock')
+        const mixed = await control('POST', '/__sandbox/clock', {
+          now: '2031-01-01T00:00:00Z',
+          freeze: !before.body.frozen,
+          advanceSeconds: 1e15,
+        })
+        expect(mixed.status).toBe(400)
+        expect(mixed.body.message).toContain('outside the years 1970 to 9999')
+        const after = await control('GET', '/__sandbox/clock')
+        expect(after.body.frozen).toBe(before.body.frozen)
+        expect(after.body.now.slice(0, 4)).toBe(before.body.now.slice(0, 4))
+        expect(after.body.now).not.toBe('2031-01-01T00:00:00.000Z')
+      })
+
       test('a 429 one request got through a scenario header never leads to a ban of the key', async () => {
         const limited = await call('GET', '/v1/pets', {
           headers: { 'x-sandbox-scenario': 'rate-limited' },
