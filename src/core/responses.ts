@@ -26,6 +26,7 @@ const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
 
 /** Where a response the sandbox built keeps its body text (a WeakMap costs more). */
 const TEXT = Symbol('petstore-sandbox.text')
+type WithText = Response & { [TEXT]?: string }
 
 /**
  * The body of a response the sandbox built, as the text it was made from, or undefined
@@ -33,7 +34,7 @@ const TEXT = Symbol('petstore-sandbox.text')
  * stream back (npm run bench); the stream stays unread, so the response is unchanged.
  */
 export function responseText(response: Response): string | undefined {
-  return (response as Response & { [TEXT]?: string })[TEXT]
+  return (response as WithText)[TEXT]
 }
 
 /** A JSON response with the given headers (rate-limit headers among them). */
@@ -47,8 +48,9 @@ export function jsonResponse(
     status,
     headers: { ...JSON_HEADERS, ...headers },
   })
-  ;(response as Response & { [TEXT]?: string })[TEXT] = text
-  return response
+  const withText: WithText = response
+  withText[TEXT] = text
+  return withText
 }
 
 /**

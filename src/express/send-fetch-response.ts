@@ -12,15 +12,10 @@ export async function sendFetchResponse(response: Response, outgoing: ServerResp
   for (const [name, value] of response.headers) headers.push(name, value)
   // The sandbox's own responses come with their text: written as a string, it leaves in
   // the same packet as the head, and the body stream is never read back.
-  const text = responseText(response)
-  if (text !== undefined) {
-    headers.push('content-length', String(Buffer.byteLength(text)))
-    outgoing.writeHead(response.status, headers)
-    outgoing.end(text)
-    return
-  }
-  const body = response.body === null ? undefined : await readAll(response.body)
-  if (body !== undefined) headers.push('content-length', String(body.length))
+  const body =
+    responseText(response) ??
+    (response.body === null ? undefined : await readAll(response.body))
+  if (body !== undefined) headers.push('content-length', String(Buffer.byteLength(body)))
   outgoing.writeHead(response.status, headers)
   outgoing.end(body)
 }
