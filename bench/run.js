@@ -100,13 +100,18 @@ async function measureStartup(petsFile) {
       if (run > 0) times[kind].push(server.ms)
     }
   }
-  const bare = median(times.bare)
-  const sandbox = median(times.sandbox)
+  return pairedSummary(times, 'ms')
+}
+
+/**
+ * The medians of interleaved bare and sandbox runs, under `unit`, and the median of the
+ * per-pair ratios: each pair ran back to back.
+ */
+function pairedSummary(runs, unit) {
   return {
-    bare: { ms: bare, runs: times.bare },
-    sandbox: { ms: sandbox, runs: times.sandbox },
-    // Median of the per-pair ratios: each pair ran back to back.
-    ratio: median(times.sandbox.map((ms, index) => ms / times.bare[index])),
+    bare: { [unit]: median(runs.bare), runs: runs.bare },
+    sandbox: { [unit]: median(runs.sandbox), runs: runs.sandbox },
+    ratio: median(runs.sandbox.map((value, index) => value / runs.bare[index])),
   }
 }
 
@@ -248,13 +253,7 @@ async function measureInTest(petsFile) {
       us[mode].push(result.usPerRequest)
     }
   }
-  const bare = median(us.bare)
-  const sandbox = median(us.sandbox)
-  return {
-    bare: { us: bare, runs: us.bare },
-    sandbox: { us: sandbox, runs: us.sandbox },
-    ratio: median(us.sandbox.map((value, index) => value / us.bare[index])),
-  }
+  return pairedSummary(us, 'us')
 }
 
 async function measureScale() {
