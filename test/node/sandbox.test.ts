@@ -6,6 +6,24 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox, SandboxError, setupSandboxServer } from 'petstore-sandbox/node'
 
 const auth = { authorization: 'Bearer sandbox-free-key' }
+
+type Served = { handlers: Parameters<typeof getResponse>[0] }
+
+/** A GET through the sandbox's msw handlers, as every runtime sends it, with the Free key. */
+const ask = (sandbox: Served, url: string) =>
+  getResponse(sandbox.handlers, new Request(url, { headers: auth }))
+
+/** A POST /v1/pets of this JSON text through the handlers, with the Free key. */
+const postPet = (sandbox: Served, body: string) =>
+  getResponse(
+    sandbox.handlers,
+    new Request('https://x.test/v1/pets', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+    }),
+  )
+
 const server = setupSandboxServer({
   seed: 42,
   clock: { now: '2027-01-01T00:00:00Z', frozen: true },
@@ -17,10 +35,7 @@ afterAll(() => server.close())
 
 async function firstPage(options: Parameters<typeof createSandbox>[0]) {
   const sandbox = createSandbox(options)
-  const response = await getResponse(
-    sandbox.handlers,
-    new Request('https://x.test/v1/pets?limit=20', { headers: auth }),
-  )
+  const response = await ask(sandbox, 'https://x.test/v1/pets?limit=20')
   return response?.text()
 }
 
@@ -55,10 +70,7 @@ describe('seeded data', () => {
         ],
       },
     })
-    const response = await getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v1/pets', { headers: auth }),
-    )
+    const response = await ask(sandbox, 'https://x.test/v1/pets')
     expect(await response?.json()).toEqual([
       { id: 10, name: 'Rex', categoryId: 1, status: 'sold' },
       { id: 11, name: 'Tom', categoryId: 2 },
@@ -144,10 +156,7 @@ describe('the in-test runtime', () => {
     const sandbox = createSandbox({ seed: 42, count: 5 })
     await sandbox.ready
     const get = async (path: string) => {
-      const response = await getResponse(
-        sandbox.handlers,
-        new Request(`https://x.test${path}`, { headers: auth }),
-      )
+      const response = await ask(sandbox, `https://x.test${path}`)
       return { status: response?.status, body: await response?.json() }
     }
     await sandbox.db.pets.update((q) => q.where({ id: 1 }), {
@@ -169,13 +178,9 @@ describe('the in-test runtime', () => {
     const listed = (await get('/v1/pets?limit=100')).body as { id: number }[]
     expect(listed.map((pet) => pet.id)).toEqual([1, 3, 4, 5, 50])
     // New pets get ids after the largest, never one a test planted.
-    const created = await getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v1/pets', {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Next', categoryId: 2 }),
-      }),
+    const created = await postPet(
+      sandbox,
+      JSON.stringify({ name: 'Next', categoryId: 2 }),
     )
     expect(await created?.json()).toMatchObject({ id: 51, name: 'Next' })
   })
@@ -184,18 +189,8 @@ describe('the in-test runtime', () => {
 describe('options', () => {
   test('baseUrl narrows the handlers to one base address', async () => {
     const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })
-    expect(
-      await getResponse(
-        sandbox.handlers,
-        new Request('https://api.example.com/v1/pets', { headers: auth }),
-      ),
-    ).toBeDefined()
-    expect(
-      await getResponse(
-        sandbox.handlers,
-        new Request('https://other.example.com/v1/pets', { headers: auth }),
-      ),
-    ).toBeUndefined()
+    expect(await ask(sandbox, 'https://api.example.com/v1/pets')).toBeDefined()
+    expect(await ask(sandbox, 'https://other.example.com/v1/pets')).toBeUndefined()
     expect(
       await getResponse(
         sandbox.handlers,
@@ -207,10 +202,7 @@ describe('options', () => {
   test('latency delays /v1 responses', async () => {
     const sandbox = createSandbox({ latency: 60 })
     const started = performance.now()
-    await getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v1/pets', { headers: auth }),
-    )
+    await ask(sandbox, 'https://x.test/v1/pets')
     expect(performance.now() - started).toBeGreaterThanOrEqual(55)
   })
 
@@ -253,14 +245,7 @@ describe('scenario files', () => {
     )
     const local = setupSandboxServer({ scenario: file })
     expect(local.sandbox.scenario.name).toBe('flaky-create')
-    const reply = await getResponse(
-      local.sandbox.handlers,
-      new Request('https://x.test/v1/pets', {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: '{"name":"Rex","categoryId":1}',
-      }),
-    )
+    const reply = await postPet(local.sandbox, '{"name":"Rex","categoryId":1}')
     expect(reply?.status).toBe(503)
     expect(await reply?.json()).toMatchObject({
       code: 'service_unavailable',
@@ -324,14 +309,7 @@ describe('persisted state', () => {
     const first = createSandbox({ count: 3 })
     await first.ready
     const post = (sandbox: ReturnType<typeof createSandbox>, name: string) =>
-      getResponse(
-        sandbox.handlers,
-        new Request('https://x.test/v1/pets', {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ name, categoryId: 1 }),
-        }),
-      )
+      postPet(sandbox, JSON.stringify({ name, categoryId: 1 }))
     await post(first, 'Saved')
     const saved = first.exportState()
     const second = createSandbox({ count: 3 })
@@ -355,16 +333,6 @@ describe('persisted state', () => {
 
 test('only the /v1 base path is served: other versions are not handled', async () => {
   const sandbox = createSandbox()
-  expect(
-    await getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v2/pets', { headers: auth }),
-    ),
-  ).toBeUndefined()
-  expect(
-    await getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/pets', { headers: auth }),
-    ),
-  ).toBeUndefined()
+  expect(await ask(sandbox, 'https://x.test/v2/pets')).toBeUndefined()
+  expect(await ask(sandbox, 'https://x.test/pets')).toBeUndefined()
 })
