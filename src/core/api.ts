@@ -7,10 +7,12 @@ import type { Journal, JournalEntry } from './journal.js'
 import type { Plan } from './fixtures.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
 import {
-  errorResponse,
-  jsonResponse,
+  errorReply,
+  jsonReply,
+  toResponse,
   type ApiErrorCode,
   type HeaderMap,
+  type Reply,
 } from './responses.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
 import { truncate } from './issues.js'
@@ -138,7 +140,7 @@ export async function handleApiRequest(
   await ctx.ready()
   let scenario = ctx.activeScenario()
   const requested = requestedScenario(request)
-  let response: Response
+  let reply: Reply
   if (requested !== null && !ctx.registry.has(requested)) {
     const known = authenticate(
       request.headers.get('authorization'),
@@ -146,7 +148,7 @@ export async function handleApiRequest(
       scenario,
     ).key
     entry.code = 'unknown_scenario'
-    response = errorResponse(
+    reply = errorReply(
       400,
       'unknown_scenario',
       `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
@@ -155,7 +157,7 @@ export async function handleApiRequest(
   } else {
     if (requested !== null) scenario = ctx.registry.get(requested)
     entry.scenario = scenario.name
-    response = await answer(ctx, request, scenario, described)
+    reply = await answer(ctx, request, scenario, described)
   }
 
   const latency = scenario.latency ?? ctx.latency
@@ -163,10 +165,10 @@ export async function handleApiRequest(
 
   ctx.journal.add({
     ...entry,
-    status: response.status,
+    status: reply.status,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   })
-  return response
+  return toResponse(reply, request)
 }
 
 /**
@@ -196,10 +198,11 @@ export function answerRefusedRequest(
     code,
     ...(known ? { key: known.key, plan: known.planName } : {}),
   })
-  return errorResponse(status, code, message, {
+  const reply = errorReply(status, code, message, {
     ...peekHeaders(ctx, scenario, known),
     ...extraHeaders,
   })
+  return toResponse(reply, request)
 }
 
 async function answer(
@@ -207,7 +210,7 @@ async function answer(
   request: Request,
   scenario: Scenario,
   { url, apiBase, found, extraHeaders, entry }: Described,
-): Promise<Response> {
+): Promise<Reply> {
   const now = ctx.clock.now()
   const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario)
   if (!auth.ok) {
@@ -215,7 +218,7 @@ async function answer(
     entry.code = auth.code
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
     const headers = { ...peekHeaders(ctx, scenario, known), ...extraHeaders }
-    return errorResponse(401, auth.code, auth.message, headers)
+    return errorReply(401, auth.code, auth.message, headers)
   }
 
   const { key } = auth
@@ -231,14 +234,14 @@ async function answer(
       decision.code === 'api_key_temporarily_banned'
         ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
         : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
-    return errorResponse(429, decision.code, message, headers)
+    return errorReply(429, decision.code, message, headers)
   }
 
   const headers = { ...decision.headers, ...extraHeaders }
   switch (found.kind) {
     case 'not-found':
       entry.code = 'not_found'
-      return errorResponse(
+      return errorReply(
         404,
         'not_found',
         `No endpoint at ${request.method.toUpperCase()} ${truncate(url.pathname, 100)}.${found.hint} The v1 API has ${ENDPOINTS}.`,
@@ -246,7 +249,7 @@ async function answer(
       )
     case 'method-not-allowed':
       entry.code = 'method_not_allowed'
-      return errorResponse(
+      return errorReply(
         405,
         'method_not_allowed',
         `${request.method.toUpperCase()} is not allowed on ${truncate(url.pathname, 100)}; allowed: ${found.allow}.`,
@@ -254,7 +257,7 @@ async function answer(
       )
     case 'not-implemented':
       entry.code = 'not_implemented'
-      return errorResponse(
+      return errorReply(
         501,
         'not_implemented',
         `GET ${apiBase}/store/orders is mentioned by the API but its shape is not published, so the sandbox does not model it. Use ${ENDPOINTS}.`,
@@ -268,7 +271,7 @@ async function answer(
   const dataset = await ctx.dataset(scenario)
   const fail = (status: number, code: string, message: string) => {
     entry.code = code
-    return errorResponse(status, code, message, headers)
+    return errorReply(status, code, message, headers)
   }
 
   switch (operation) {
@@ -277,7 +280,7 @@ async function answer(
       if (!query.ok) return fail(400, 'validation_failed', query.message)
       const forced = forcedError(scenario, operation)
       if (forced) return fail(forced.status, forced.code, forced.message)
-      return jsonResponse(200, dataset.list(query.value), headers)
+      return jsonReply(200, dataset.list(query.value), headers)
     }
     case 'createPet': {
       const contentType = request.headers.get('content-type')
@@ -324,7 +327,7 @@ async function answer(
       const forced = forcedError(scenario, operation)
       if (forced) return fail(forced.status, forced.code, forced.message)
       const created = await dataset.create(pet.value)
-      return jsonResponse(201, created, headers)
+      return jsonReply(201, created, headers)
     }
     case 'getPet': {
       // Removed means removed, whatever the id: the sunset comes before validation.
@@ -347,7 +350,7 @@ async function answer(
           `No pet with id ${id.value}. List the existing ones with GET ${apiBase}/pets.`,
         )
       }
-      return jsonResponse(200, pet, headers)
+      return jsonReply(200, pet, headers)
     }
   }
 }

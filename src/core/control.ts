@@ -1,6 +1,6 @@
 import { matchBase } from './base-url.js'
 import { SandboxError } from './errors.js'
-import { errorResponse, jsonResponse } from './responses.js'
+import { errorReply, jsonReply, toResponse, type Reply } from './responses.js'
 import type { Sandbox } from './sandbox.js'
 
 export const CONTROL_PATH = '/__sandbox'
@@ -16,12 +16,16 @@ export async function handleControlRequest(
   sandbox: Sandbox,
   request: Request,
 ): Promise<Response> {
+  return toResponse(await controlReply(sandbox, request), request)
+}
+
+async function controlReply(sandbox: Sandbox, request: Request): Promise<Reply> {
   const url = new URL(request.url)
   const matched = matchBase(sandbox.bases, url, () => CONTROL_PATH)
   const rest = matched ? matched.rest : ''
   const method = request.method.toUpperCase()
   const notAllowed = (allow: string) =>
-    errorResponse(
+    errorReply(
       405,
       'method_not_allowed',
       `${method} is not allowed on ${url.pathname.slice(0, 100)}; allowed: ${allow}.`,
@@ -34,19 +38,19 @@ export async function handleControlRequest(
       case '':
       case '/':
         if (method !== 'GET') return notAllowed('GET')
-        return jsonResponse(200, sandbox.state())
+        return jsonReply(200, sandbox.state())
       case '/reset':
         if (method !== 'POST') return notAllowed('POST')
         await sandbox.reset()
-        return jsonResponse(200, sandbox.state())
+        return jsonReply(200, sandbox.state())
       case '/scenario': {
-        if (method === 'GET') return jsonResponse(200, scenarioState(sandbox))
+        if (method === 'GET') return jsonReply(200, scenarioState(sandbox))
         if (method !== 'PUT') return notAllowed('GET, PUT')
         const body = await readJson(request)
-        if (!body.ok) return body.response
+        if (!body.ok) return body.reply
         const name = (body.value as { name?: unknown } | null)?.name
         if (typeof name !== 'string') {
-          return errorResponse(
+          return errorReply(
             400,
             'validation_failed',
             `Invalid body: name must be a string, e.g. {"name":"rate-limited"}. ${sandbox.scenarios.hint()}`,
@@ -54,7 +58,7 @@ export async function handleControlRequest(
           )
         }
         if (!sandbox.scenarios.has(name)) {
-          return errorResponse(
+          return errorReply(
             400,
             'unknown_scenario',
             `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
@@ -62,33 +66,33 @@ export async function handleControlRequest(
           )
         }
         sandbox.useScenario(name)
-        return jsonResponse(200, scenarioState(sandbox))
+        return jsonReply(200, scenarioState(sandbox))
       }
       case '/clock': {
-        if (method === 'GET') return jsonResponse(200, sandbox.clock.state())
+        if (method === 'GET') return jsonReply(200, sandbox.clock.state())
         if (method !== 'POST') return notAllowed('GET, POST')
         const body = await readJson(request)
-        if (!body.ok) return body.response
+        if (!body.ok) return body.reply
         const problem = applyClock(sandbox, body.value)
-        if (problem) return errorResponse(400, 'validation_failed', problem, {})
-        return jsonResponse(200, sandbox.clock.state())
+        if (problem) return errorReply(400, 'validation_failed', problem, {})
+        return jsonReply(200, sandbox.clock.state())
       }
       case '/requests': {
         if (method !== 'GET') return notAllowed('GET')
         const raw = url.searchParams.get('limit')
         const limit = raw === null ? undefined : Number(raw)
         if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
-          return errorResponse(
+          return errorReply(
             400,
             'validation_failed',
             `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`,
             {},
           )
         }
-        return jsonResponse(200, { requests: sandbox.journal.recent(limit) })
+        return jsonReply(200, { requests: sandbox.journal.recent(limit) })
       }
       default:
-        return errorResponse(
+        return errorReply(
           404,
           'not_found',
           `No control endpoint at ${url.pathname}. The control API has ${CONTROL_ENDPOINTS}.`,
@@ -97,7 +101,7 @@ export async function handleControlRequest(
     }
   } catch (error) {
     if (error instanceof SandboxError)
-      return errorResponse(400, 'validation_failed', error.message, {})
+      return errorReply(400, 'validation_failed', error.message, {})
     throw error
   }
 }
@@ -168,14 +172,14 @@ function applyClock(sandbox: Sandbox, body: unknown): string | undefined {
 
 async function readJson(
   request: Request,
-): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+): Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply }> {
   const text = await request.text()
   try {
     return { ok: true, value: text.trim() === '' ? null : JSON.parse(text) }
   } catch {
     return {
       ok: false,
-      response: errorResponse(
+      reply: errorReply(
         400,
         'invalid_json',
         'The body is not valid JSON (check quotes, commas and brackets).',

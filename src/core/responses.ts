@@ -24,9 +24,68 @@ export type ApiErrorCode =
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
 
+/**
+ * What the core answers before it becomes a Fetch `Response`: the handlers turn it into
+ * one at the last step (`toResponse`), when they know who will write it.
+ */
+export interface Reply {
+  status: number
+  headers: HeaderMap
+  /** The JSON body as text. */
+  text: string
+}
+
+/** A JSON reply with the given headers (rate-limit headers among them). */
+export function jsonReply(status: number, body: unknown, headers: HeaderMap = {}): Reply {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, text: JSON.stringify(body) }
+}
+
+/**
+ * The one way a simulated failure is built: always `{code, message, status}` with
+ * `status` equal to the HTTP status, and always the headers the caller passes (the
+ * rate-limit headers for `/v1`). Never thrown.
+ */
+export function errorReply(
+  status: number,
+  code: ApiErrorCode | (string & {}),
+  message: string,
+  headers: HeaderMap,
+): Reply {
+  const body: ApiError = { code, message, status }
+  return jsonReply(status, body, headers)
+}
+
 /** Where a response the sandbox built keeps its body text (a WeakMap costs more). */
 const TEXT = Symbol('petstore-sandbox.text')
 type WithText = Response & { [TEXT]?: string }
+
+/** Requests whose server adapter writes the reply's text itself (`writesReplyText`). */
+const TEXT_WRITERS = new WeakSet<Request>()
+
+/**
+ * Marks a request whose adapter writes a sandbox response from `responseText`, never
+ * from its body stream: the response to it is built without a body. Node 20's undici
+ * builds a ReadableStream for every body, eagerly, a few percent of a request's cost
+ * (npm run bench). Only an adapter that sends what `getResponse` returns, and reads
+ * nothing else of it, may mark a request.
+ */
+export function writesReplyText(request: Request): void {
+  TEXT_WRITERS.add(request)
+}
+
+/**
+ * The Fetch `Response` of a reply to `request`: with its body, unless the request's
+ * adapter writes the text itself. Either way the text rides along for `responseText`.
+ */
+export function toResponse(reply: Reply, request?: Request): Response {
+  const init = { status: reply.status, headers: reply.headers }
+  const response: WithText =
+    request !== undefined && TEXT_WRITERS.has(request)
+      ? new Response(null, init)
+      : new Response(reply.text, init)
+  response[TEXT] = reply.text
+  return response
+}
 
 /**
  * The body of a response the sandbox built, as the text it was made from, or undefined
@@ -35,35 +94,4 @@ type WithText = Response & { [TEXT]?: string }
  */
 export function responseText(response: Response): string | undefined {
   return (response as WithText)[TEXT]
-}
-
-/** A JSON response with the given headers (rate-limit headers among them). */
-export function jsonResponse(
-  status: number,
-  body: unknown,
-  headers: HeaderMap = {},
-): Response {
-  const text = JSON.stringify(body)
-  const response = new Response(text, {
-    status,
-    headers: { ...JSON_HEADERS, ...headers },
-  })
-  const withText: WithText = response
-  withText[TEXT] = text
-  return withText
-}
-
-/**
- * The one way a simulated failure is built: always `{code, message, status}` with
- * `status` equal to the HTTP status, and always the headers the caller passes (the
- * rate-limit headers for `/v1`). Never thrown.
- */
-export function errorResponse(
-  status: number,
-  code: ApiErrorCode | (string & {}),
-  message: string,
-  headers: HeaderMap,
-): Response {
-  const body: ApiError = { code, message, status }
-  return jsonResponse(status, body, headers)
 }

@@ -5,7 +5,7 @@ import express, {
   type Request,
   type Response,
 } from 'express'
-import { errorResponse } from '../core/responses.js'
+import { errorReply, toResponse } from '../core/responses.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { cors } from './cors.js'
 import {
@@ -164,5 +164,5 @@ function statusOf(error: unknown): number {
 }
 
 function sendError(res: Response, status: number, code: string, message: string) {
-  return sendFetchResponse(errorResponse(status, code, message, {}), res)
+  return sendFetchResponse(toResponse(errorReply(status, code, message, {})), res)
 }

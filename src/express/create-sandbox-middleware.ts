@@ -7,6 +7,7 @@ import type {
 import { getResponse, RequestHandler as MswRequestHandler, type HttpHandler } from 'msw'
 import { CONTROL_PATH } from '../core/control.js'
 import { SandboxError } from '../core/errors.js'
+import { writesReplyText } from '../core/responses.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
@@ -91,6 +92,8 @@ export function createSandboxMiddleware(
       }
       const request = toFetchRequest(req, url, body)
       skipLoggingClone(request)
+      // sendFetchResponse writes the sandbox's responses from their text.
+      writesReplyText(request)
       const response = await getResponse(candidates(sandbox.handlers, request), request)
       if (!response) return next()
       await sendFetchResponse(response, res)

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import { errorResponse } from '../core/responses.js'
+import { errorReply } from '../core/responses.js'
 
 /** Where and how the standalone server listens. */
 export interface ListenOptions {
@@ -49,7 +49,7 @@ export function listenSandboxApp(
     },
     (req, res) => {
       if (req.headers.host === undefined && req.httpVersion === '1.1') {
-        void answerWithoutHost(res)
+        answerWithoutHost(res)
         return
       }
       app(req, res)
@@ -95,23 +95,20 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
     'bad_request',
     'The request is not valid HTTP/1.1. Check the request line and headers.',
   ]
-  void errorResponse(status, code, message, {})
-    .text()
-    .then((body) => {
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
-      )
-    })
+  const body = errorReply(status, code, message, {}).text
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
+  )
 }
 
 /** HTTP/1.1 requires a Host header (RFC 9112): 400, as Node would, with the Error body. */
-async function answerWithoutHost(res: ServerResponse) {
-  const body = await errorResponse(
+function answerWithoutHost(res: ServerResponse) {
+  const body = errorReply(
     400,
     'bad_request',
     'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
     {},
-  ).text()
+  ).text
   res.writeHead(400, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),

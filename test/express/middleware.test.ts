@@ -125,3 +125,33 @@ test('the adapter does not make msw clone requests it never reads (npm run bench
     clone.mockRestore()
   }
 })
+
+test('the sandbox builds its responses without a body stream, since the adapter writes their text (npm run bench)', async () => {
+  // Node 20's undici makes a ReadableStream for every Response body, eagerly.
+  const Original = globalThis.Response
+  const bodies: unknown[] = []
+  globalThis.Response = class extends Original {
+    constructor(body?: BodyInit | null, init?: ResponseInit) {
+      super(body, init)
+      bodies.push(body ?? null)
+    }
+  }
+  try {
+    const created = await rawRequest(
+      'POST',
+      '/mock/v1/pets',
+      JSON.stringify({ name: 'Streamless', categoryId: 1 }),
+    )
+    const listed = await rawRequest('GET', '/mock/v1/pets?limit=1')
+    const refused = await rawRequest('GET', '/mock/v1/pets?limit=0')
+    expect([created.status, listed.status, refused.status]).toEqual([201, 200, 400])
+    expect(JSON.parse(created.bytes.toString('utf8'))).toMatchObject({
+      name: 'Streamless',
+    })
+    expect(JSON.parse(listed.bytes.toString('utf8'))).toHaveLength(1)
+    expect(JSON.parse(refused.bytes.toString('utf8'))).toMatchObject({ status: 400 })
+    expect(bodies).toEqual([null, null, null])
+  } finally {
+    globalThis.Response = Original
+  }
+})
