@@ -14,6 +14,7 @@ import {
   type HeaderMap,
   type Reply,
 } from './responses.js'
+import { readRequestBytes } from './request-body.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
 import { truncate } from './issues.js'
 import {
@@ -284,7 +285,7 @@ async function answer(
     }
     case 'createPet': {
       const contentType = request.headers.get('content-type')
-      const bytes = new Uint8Array(await request.arrayBuffer())
+      const bytes = await readRequestBytes(request)
       if (bytes.length > 0 && !isJsonMediaType(contentType)) {
         return fail(
           415,

@@ -1,5 +1,6 @@
 import { matchBase } from './base-url.js'
 import { SandboxError } from './errors.js'
+import { readRequestBytes } from './request-body.js'
 import { errorReply, jsonReply, toResponse, type Reply } from './responses.js'
 import type { Sandbox } from './sandbox.js'
 
@@ -173,7 +174,8 @@ function applyClock(sandbox: Sandbox, body: unknown): string | undefined {
 async function readJson(
   request: Request,
 ): Promise<{ ok: true; value: unknown } | { ok: false; reply: Reply }> {
-  const text = await request.text()
+  // As request.text() decodes: UTF-8, a BOM dropped, bad bytes replaced.
+  const text = new TextDecoder().decode(await readRequestBytes(request))
   try {
     return { ok: true, value: text.trim() === '' ? null : JSON.parse(text) }
   } catch {

@@ -7,6 +7,7 @@ import type {
 import { getResponse, RequestHandler as MswRequestHandler, type HttpHandler } from 'msw'
 import { CONTROL_PATH } from '../core/control.js'
 import { SandboxError } from '../core/errors.js'
+import { attachRequestBody } from '../core/request-body.js'
 import { writesReplyText } from '../core/responses.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
@@ -79,7 +80,7 @@ export function createSandboxMiddleware(
         const read = await readBody(req, limit)
         if (!Buffer.isBuffer(read)) {
           const refused = sandbox.refuse(
-            toFetchRequest(req, url, undefined),
+            toFetchRequest(req, url),
             413,
             'payload_too_large',
             `The request body is larger than the sandbox accepts (${limit.toLocaleString('en-US')} bytes). A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.`,
@@ -90,9 +91,11 @@ export function createSandboxMiddleware(
         }
         body = read
       }
-      const request = toFetchRequest(req, url, body)
+      // Only the sandbox's handlers read this request: its body goes beside it, not in
+      // a stream, and sendFetchResponse writes the responses from their text.
+      const request = toFetchRequest(req, url)
+      if (body !== undefined) attachRequestBody(request, body)
       skipLoggingClone(request)
-      // sendFetchResponse writes the sandbox's responses from their text.
       writesReplyText(request)
       const response = await getResponse(candidates(sandbox.handlers, request), request)
       if (!response) return next()

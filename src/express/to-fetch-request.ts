@@ -4,13 +4,10 @@ import type { TLSSocket } from 'node:tls'
 /**
  * Turns a Node request into the Fetch `Request` msw's handlers take. `path` is the URL
  * as the middleware sees it (below its mount point), so the sandbox can be mounted at
- * `/mock` and still answer `/mock/v1/pets` as `/v1/pets`.
+ * `/mock` and still answer `/mock/v1/pets` as `/v1/pets`. The body is not in it: the
+ * middleware reads it and attaches it (`attachRequestBody`).
  */
-export function toFetchRequest(
-  incoming: IncomingMessage,
-  path: string,
-  body: Buffer | undefined,
-): Request {
+export function toFetchRequest(incoming: IncomingMessage, path: string): Request {
   const protocol = (incoming.socket as TLSSocket).encrypted ? 'https' : 'http'
   const host = incoming.headers.host || 'localhost'
   const headers = new Headers()
@@ -21,7 +18,6 @@ export function toFetchRequest(
     if (name.charCodeAt(0) !== 58) headers.append(name, raw[index + 1] as string)
   }
   const init: RequestInit = { method: incoming.method ?? 'GET', headers }
-  if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>
   try {
     return new Request(`${protocol}://${host}${path}`, init)
   } catch {

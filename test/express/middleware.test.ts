@@ -126,11 +126,17 @@ test('the adapter does not make msw clone requests it never reads (npm run bench
   }
 })
 
-test('the sandbox builds its responses without a body stream, since the adapter writes their text (npm run bench)', async () => {
-  // Node 20's undici makes a ReadableStream for every Response body, eagerly.
-  const Original = globalThis.Response
+test('no request or response of the sandbox has a body stream: the adapter hands the bytes and writes the text (npm run bench)', async () => {
+  // Node 20's undici makes a ReadableStream for every Request and Response body, eagerly.
+  const { Request: OriginalRequest, Response: OriginalResponse } = globalThis
   const bodies: unknown[] = []
-  globalThis.Response = class extends Original {
+  globalThis.Request = class extends OriginalRequest {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(input, init)
+      bodies.push(init?.body ?? null)
+    }
+  }
+  globalThis.Response = class extends OriginalResponse {
     constructor(body?: BodyInit | null, init?: ResponseInit) {
       super(body, init)
       bodies.push(body ?? null)
@@ -150,8 +156,9 @@ test('the sandbox builds its responses without a body stream, since the adapter 
     })
     expect(JSON.parse(listed.bytes.toString('utf8'))).toHaveLength(1)
     expect(JSON.parse(refused.bytes.toString('utf8'))).toMatchObject({ status: 400 })
-    expect(bodies).toEqual([null, null, null])
+    expect(bodies).toEqual([null, null, null, null, null, null])
   } finally {
-    globalThis.Response = Original
+    globalThis.Request = OriginalRequest
+    globalThis.Response = OriginalResponse
   }
 })
