@@ -1,20 +1,32 @@
 // A reference, not a competitor: Express 5 answering through msw's getResponse with one
 // trivial handler that returns the same 20 pets as a ready-made string. No auth, rate
 // limits, validation or journal: the cost of msw and the Fetch Request/Response objects
-// alone, behind an adapter that does what the sandbox's does to spare msw work (no
-// request clone, the text written with the head), so the ceiling of any adapter that
-// keeps msw in the path.
+// alone, behind an adapter and a handler that spare msw what the sandbox's do (no request
+// clone, no cookie lookup, no response body stream: the text is written with the head),
+// so the ceiling of any adapter that keeps msw in the path.
 // Run as a child process by bench/run.js: node bench/msw-floor.js <port> <pets-file>
 import { readFileSync } from 'node:fs'
 import express from 'express'
-import { getResponse, http, RequestHandler } from 'msw'
+import { getResponse, HttpHandler, matchRequestUrl, RequestHandler } from 'msw'
 
 const port = Number(process.argv[2])
 const pets = readFileSync(process.argv[3], 'utf8')
 const texts = new WeakMap()
+
+/** As the sandbox's handlers: msw's HttpHandler without the cookie lookup. */
+class CookielessHttpHandler extends HttpHandler {
+  async parse({ request, resolutionContext }) {
+    const url = new URL(request.url)
+    return {
+      match: matchRequestUrl(url, this.info.path, resolutionContext?.baseUrl),
+      cookies: {},
+    }
+  }
+}
+
 const handlers = [
-  http.get(/^[a-z]+:\/\/[^/]+\/v1\/pets$/, () => {
-    const response = new Response(pets, {
+  new CookielessHttpHandler('GET', /^[a-z]+:\/\/[^/]+\/v1\/pets$/, () => {
+    const response = new Response(null, {
       headers: { 'content-type': 'application/json' },
     })
     texts.set(response, pets)
