@@ -2,7 +2,7 @@
 // The npx entry: only loads the built CLI and runs it (src/cli has the code).
 import module from 'node:module'
 
-// Node 22.1+ keeps V8's compiled code of the CLI in the OS temp folder, so later starts
+// Node 22.8+ keeps V8's compiled code of the CLI in the OS temp folder, so later starts
 // skip compiling its 3 MB (as tsc does; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
 // Node 20 has no compile cache. The CLI is imported after, hence the dynamic import.
 module.enableCompileCache?.()

@@ -1,5 +1,6 @@
 /** Where a request keeps the body its server adapter read already (`attachRequestBody`). */
-const BODY = Symbol('petstore-sandbox.body')
+// Symbol.for: a sandbox from another copy of this package still finds the body.
+const BODY = Symbol.for('petstore-sandbox.body')
 type WithBody = Request & { [BODY]?: Uint8Array }
 
 /**

@@ -112,7 +112,7 @@ export function createSandboxMiddleware(
 /**
  * The handlers msw may match this request with: those whose URL pattern matches it (as
  * msw tests it, without query or fragment), plus any without a RegExp pattern. msw
- * parses the request for every handler it tries (URL, cookie store) before matching, and
+ * parses the request for every handler it tries (its URL) before matching, and
  * the control handler comes first, so every /v1 request used to pay for two parses.
  * msw still matches and resolves the request: this only skips handlers that cannot.
  */
@@ -129,7 +129,7 @@ function candidates(handlers: HttpHandler[], request: Request): HttpHandler[] {
 /**
  * msw clones every request once, before any handler runs, so that its lifecycle events
  * can read the body again. `getResponse` emits no events and drops the clone unread, and
- * the clone is a second Request with its own AbortSignal (and a tee of a POST body).
+ * the clone is a second Request with its own AbortSignal.
  * msw looks the clone up in `RequestHandler.cache` (public in msw 2 and 3) first, so the
  * request itself goes there: what the handlers see is unchanged. Without that cache the
  * request is cloned as before.
