@@ -2,7 +2,8 @@
 // trivial handler that returns the same 20 pets as a ready-made string. No auth, rate
 // limits, validation or journal: the cost of msw and the Fetch Request/Response objects
 // alone, behind an adapter and a handler that spare msw what the sandbox's do (no request
-// clone, no cookie lookup, no response body stream: the text is written with the head),
+// clone, no cookie lookup, no finalize abort, no response body stream: the text is
+// written with the head),
 // so the ceiling of any adapter that keeps msw in the path.
 // Run as a child process by bench/run.js: node bench/msw-floor.js <port> <pets-file>
 import { readFileSync } from 'node:fs'
@@ -13,8 +14,11 @@ const port = Number(process.argv[2])
 const pets = readFileSync(process.argv[3], 'utf8')
 const texts = new WeakMap()
 
-/** As the sandbox's handlers: msw's HttpHandler without the cookie lookup. */
-class CookielessHttpHandler extends HttpHandler {
+/**
+ * As the sandbox's handlers: msw's HttpHandler without the cookie lookup, and a `run`
+ * without the AbortController msw makes and aborts for `finalize` on every request.
+ */
+class LeanHttpHandler extends HttpHandler {
   async parse({ request, resolutionContext }) {
     const url = new URL(request.url)
     return {
@@ -22,10 +26,23 @@ class CookielessHttpHandler extends HttpHandler {
       cookies: {},
     }
   }
+
+  async run({ request, requestId, resolutionContext }) {
+    let clone = RequestHandler.cache.get(request)
+    if (clone === undefined) {
+      clone = request.clone()
+      RequestHandler.cache.set(request, clone)
+    }
+    const parsedResult = await this.parse({ request, resolutionContext })
+    if (!(await this.predicate({ request, parsedResult, resolutionContext }))) return null
+    this.isUsed = true
+    const response = await this.resolver({ request, requestId, params: {}, cookies: {} })
+    return { handler: this, request: clone, requestId, response, parsedResult }
+  }
 }
 
 const handlers = [
-  new CookielessHttpHandler('GET', /^[a-z]+:\/\/[^/]+\/v1\/pets$/, () => {
+  new LeanHttpHandler('GET', /^[a-z]+:\/\/[^/]+\/v1\/pets$/, () => {
     const response = new Response(null, {
       headers: { 'content-type': 'application/json' },
     })

@@ -198,7 +198,7 @@ export function renderMarkdown(results, targets, comparison) {
   if (floor) {
     lines.push('')
     lines.push(
-      `Reference, GET /v1/pets only: **msw floor** (\`bench/msw-floor.js\`: Express 5 + msw \`getResponse\` over one trivial handler returning the same pets as a ready string, behind an adapter and a handler that spare msw what the sandbox's do: no request clone, no cookie lookup, no response body stream, the text written with the head; no auth, limits, validation or journal) ${fmt(floor.rps)} req/s, **${fmt(tp.listPets.floorRatio.rps)}** of bare, p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms (${fmt(tp.listPets.floorRatio.p99)} of bare). What msw and the Fetch objects cost by themselves, so the most any adapter keeping msw in the path can reach; the sandbox reaches ${fmt(tp.listPets.sandbox.rps / floor.rps)} of it.`,
+      `Reference, GET /v1/pets only: **msw floor** (\`bench/msw-floor.js\`: Express 5 + msw \`getResponse\` over one trivial handler returning the same pets as a ready string, behind an adapter and a handler that spare msw what the sandbox's do: no request clone, no cookie lookup, no finalize abort, no response body stream, the text written with the head; no auth, limits, validation or journal) ${fmt(floor.rps)} req/s, **${fmt(tp.listPets.floorRatio.rps)}** of bare, p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms (${fmt(tp.listPets.floorRatio.p99)} of bare). What msw and the Fetch objects cost by themselves, so the most any adapter keeping msw in the path can reach; the sandbox reaches ${fmt(tp.listPets.sandbox.rps / floor.rps)} of it.`,
     )
   }
   lines.push('')

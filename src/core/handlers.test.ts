@@ -1,5 +1,11 @@
-import { getResponse, http, type HttpHandler } from 'msw'
-import { expect, test } from 'vitest'
+import {
+  getResponse,
+  http,
+  RequestHandler,
+  type HttpHandler,
+  type HttpResponseResolver,
+} from 'msw'
+import { afterEach, expect, test, vi } from 'vitest'
 import { createSandbox } from './sandbox.js'
 
 const URLS = [
@@ -55,4 +61,65 @@ test('a request with cookies is answered like one without', async () => {
   const withCookie = await ask({ cookie: 'session=abc; theme=dark' })
   expect(withCookie?.status).toBe(200)
   expect(await withCookie?.json()).toEqual(await plain?.json())
+})
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** Runs every request through `run` of each handler in turn, as msw's executeHandlers does. */
+async function runAll(handlers: RequestHandler[], requests: Request[]) {
+  const results = []
+  for (const [n, request] of requests.entries()) {
+    for (const handler of handlers) {
+      const result = await handler.run({ request, requestId: `r${n}` })
+      if (result === null) continue
+      const { response } = result
+      results.push({
+        handler: handlers.indexOf(result.handler),
+        requestIsMswClone: result.request === RequestHandler.cache.get(request),
+        requestId: result.requestId,
+        match: (result.parsedResult as { match: unknown }).match,
+        status: response?.status,
+        headers: Object.fromEntries(response?.headers ?? []),
+        body: await response?.text(),
+      })
+      if (response) break
+    }
+  }
+  return results
+}
+
+test("run gives what msw's own run gives, without an abort per request", async () => {
+  const clock = { now: '2026-03-01T12:00:00Z', frozen: true }
+  const ours = createSandbox({ seed: 42, clock }).handlers
+  // The same resolvers in plain http.all handlers, over a second, identical sandbox.
+  const twins = createSandbox({ seed: 42, clock }).handlers.map((handler) =>
+    http.all(
+      handler.info.path,
+      (handler as unknown as { resolver: HttpResponseResolver }).resolver,
+    ),
+  )
+  const auth = { authorization: 'Bearer sandbox-free-key' }
+  const requests = () => [
+    new Request('http://127.0.0.1/v1/pets?limit=2', { headers: auth }),
+    new Request('http://127.0.0.1/v1/pets', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 2, status: 'available' }),
+    }),
+    new Request('http://127.0.0.1/v1/pets/999999', { headers: auth }),
+    new Request('http://127.0.0.1/v1/pets', { method: 'DELETE', headers: auth }),
+    new Request('http://127.0.0.1/__sandbox/clock'),
+    new Request('http://127.0.0.1/elsewhere'),
+  ]
+  const abort = vi.spyOn(AbortController.prototype, 'abort')
+  const expected = await runAll(twins, requests())
+  const abortsByMsw = abort.mock.calls.length
+  abort.mockClear()
+  const actual = await runAll(ours, requests())
+  expect(actual).toEqual(expected)
+  expect(actual.map((result) => result.status)).toEqual([200, 201, 404, 405, 200])
+  expect(abortsByMsw).toBeGreaterThanOrEqual(5)
+  expect(abort).not.toHaveBeenCalled()
 })
