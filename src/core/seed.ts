@@ -17,8 +17,8 @@ const STATUS_WEIGHTS: Array<{ weight: number; value: PetStatus | undefined }> = 
 ]
 
 /**
- * Generates `count` pets from a private faker instance: the same seed, count and
- * categories give the same pets, byte for byte, in every runtime.
+ * Generates `count` pets, with ids 1 to `count`, from a private faker instance: the same
+ * seed, count and categories give the same pets, byte for byte, in every runtime.
  */
 export function generatePets(
   seed: number,
@@ -35,8 +35,9 @@ export function generatePets(
     const name = faker.animal.petName()
     const categoryId = faker.helpers.arrayElement(categories).id
     const status = faker.helpers.weightedArrayElement(STATUS_WEIGHTS)
+    const id = index + 1
     pets[index] =
-      status === undefined ? { name, categoryId } : { name, categoryId, status }
+      status === undefined ? { id, name, categoryId } : { id, name, categoryId, status }
   }
   return pets
 }
