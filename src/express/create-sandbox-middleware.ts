@@ -4,7 +4,7 @@ import type {
   RequestHandler,
   Response as ExpressResponse,
 } from 'express'
-import { getResponse, RequestHandler as MswRequestHandler, type HttpHandler } from 'msw'
+import { getResponse, RequestHandler as MswRequestHandler } from 'msw'
 import { CONTROL_PATH } from '../core/control.js'
 import { SandboxError } from '../core/errors.js'
 import { attachRequestBody } from '../core/request-body.js'
@@ -97,7 +97,7 @@ export function createSandboxMiddleware(
       if (body !== undefined) attachRequestBody(request, body)
       skipLoggingClone(request)
       writesReplyText(request)
-      const response = await getResponse(candidates(sandbox.handlers, request), request)
+      const response = await getResponse(sandbox.handlers, request)
       if (!response) return next()
       await sendFetchResponse(response, res)
     } catch (error) {
@@ -107,23 +107,6 @@ export function createSandboxMiddleware(
 
   Object.defineProperty(middleware, 'sandbox', { value: sandbox, enumerable: true })
   return middleware as SandboxMiddleware
-}
-
-/**
- * The handlers msw may match this request with: those whose URL pattern matches it (as
- * msw tests it, without query or fragment), plus any without a RegExp pattern. msw
- * parses the request for every handler it tries (its URL) before matching, and
- * the control handler comes first, so every /v1 request used to pay for two parses.
- * msw still matches and resolves the request: this only skips handlers that cannot.
- */
-function candidates(handlers: HttpHandler[], request: Request): HttpHandler[] {
-  const href = request.url
-  const end = href.search(/[?#]/)
-  const clean = end === -1 ? href : href.slice(0, end)
-  return handlers.filter((handler) => {
-    const path = handler.info.path
-    return !(path instanceof RegExp) || path.test(clean)
-  })
 }
 
 /**
