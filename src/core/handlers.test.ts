@@ -6,6 +6,7 @@ import {
   type HttpResponseResolver,
 } from 'msw'
 import { afterEach, expect, test, vi } from 'vitest'
+import { SandboxHandler } from './handlers.js'
 import { createSandbox } from './sandbox.js'
 
 const URLS = [
@@ -76,7 +77,9 @@ async function runAll(handlers: RequestHandler[], requests: Request[]) {
       if (result === null) continue
       const { response } = result
       results.push({
+        fields: Object.keys(result).sort(),
         handler: handlers.indexOf(result.handler),
+        used: result.handler.isUsed,
         requestIsMswClone: result.request === RequestHandler.cache.get(request),
         requestId: result.requestId,
         match: (result.parsedResult as { match: unknown }).match,
@@ -122,4 +125,35 @@ test("run gives what msw's own run gives, without an abort per request", async (
   expect(actual.map((result) => result.status)).toEqual([200, 201, 404, 405, 200])
   expect(abortsByMsw).toBeGreaterThanOrEqual(5)
   expect(abort).not.toHaveBeenCalled()
+})
+
+test('a CONNECT request matches no handler, as in msw 3', async () => {
+  const api = createSandbox({ seed: 42 }).handlers[0]!
+  // undici refuses to build a CONNECT Request; msw 3's interceptors make their own.
+  const connect = { method: 'CONNECT', url: 'http://127.0.0.1:4010/v1/pets' } as Request
+  const get = new Request(connect.url)
+  expect((await api.parse({ request: get })).match.matches).toBe(true)
+  expect((await api.parse({ request: connect })).match).toEqual({
+    matches: false,
+    params: {},
+  })
+})
+
+test('a thrown Response is the answer and a thrown error propagates, as in http.all', async () => {
+  const url = 'http://127.0.0.1/teapot'
+  for (const make of [
+    (answer: () => Promise<Response>) => new SandboxHandler(/\/teapot$/, answer),
+    (answer: () => Promise<Response>) => http.all(/\/teapot$/, answer),
+  ]) {
+    const thrownResponse = make(async () => {
+      throw new Response('short and stout', { status: 418 })
+    })
+    const answer = await getResponse([thrownResponse], new Request(url))
+    expect(answer?.status).toBe(418)
+    expect(await answer?.text()).toBe('short and stout')
+    const thrownError = make(async () => {
+      throw new TypeError('boom')
+    })
+    await expect(getResponse([thrownError], new Request(url))).rejects.toThrow('boom')
+  }
 })

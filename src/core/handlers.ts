@@ -42,7 +42,7 @@ type Answer = (request: Request) => Promise<Response>
  * find, run and log them as any other, and `src/core/handlers.test.ts` holds them to
  * what `http.all` does.
  */
-class SandboxHandler extends HttpHandler {
+export class SandboxHandler extends HttpHandler {
   readonly #answer: Answer
 
   constructor(pattern: RegExp, answer: Answer) {
@@ -51,16 +51,20 @@ class SandboxHandler extends HttpHandler {
   }
 
   override async parse({ request, resolutionContext }: ParseArgs) {
-    // No CONNECT branch as in msw 3's parse: a Fetch Request cannot have that method.
+    // As msw 3's parse: a CONNECT names an authority, not a URL (msw 3's interceptors
+    // hand such requests to the handlers), so it never matches.
+    if (request.method === 'CONNECT')
+      return { match: { matches: false, params: {} }, cookies: {} }
     const path = this.info.path as RegExp
     const match = matchRequestUrl(new URL(request.url), path, resolutionContext?.baseUrl)
     return { match, cookies: {} }
   }
 
   /**
-   * msw's `run` for these handlers (no `once`, no generator, no `finalize`, no cookies to
-   * forward), in msw's order: the request clone from msw's cache, `parse`, `predicate`,
-   * the resolver, and the execution result msw reads.
+   * msw's `run` for these handlers (no `once`, no generator, no `finalize`), in msw's
+   * order: the request clone from msw's cache, `parse`, `predicate`, the resolver (a
+   * thrown Response is the answer, as in msw), and msw's execution result. msw's run also
+   * copies a response's Set-Cookie into `document.cookie`; the API never sets a cookie.
    */
   override async run({ request, requestId, resolutionContext }: RunArgs) {
     let clone = RequestHandler.cache.get(request)
@@ -71,7 +75,13 @@ class SandboxHandler extends HttpHandler {
     const parsedResult = await this.parse({ request, resolutionContext })
     if (!(await this.predicate({ request, parsedResult, resolutionContext }))) return null
     this.isUsed = true
-    const response = await this.#answer(request)
+    let response: Response
+    try {
+      response = await this.#answer(request)
+    } catch (error) {
+      if (!(error instanceof Response)) throw error
+      response = error
+    }
     return { handler: this, request: clone, requestId, response, parsedResult }
   }
 }
