@@ -25,6 +25,7 @@ export function createHandlers(sandbox: Sandbox, ctx: ApiContext): HttpHandler[]
 
 type ParseArgs = Parameters<HttpHandler['parse']>[0]
 type RunArgs = Parameters<HttpHandler['run']>[0]
+type RunResult = ReturnType<HttpHandler['run']>
 type Answer = (request: Request) => Promise<Response>
 
 /**
@@ -66,7 +67,7 @@ export class SandboxHandler extends HttpHandler {
    * thrown Response is the answer, as in msw), and msw's execution result. msw's run also
    * copies a response's Set-Cookie into `document.cookie`; the API never sets a cookie.
    */
-  override async run({ request, requestId, resolutionContext }: RunArgs) {
+  override async run({ request, requestId, resolutionContext }: RunArgs): RunResult {
     let clone = RequestHandler.cache.get(request)
     if (clone === undefined) {
       clone = request.clone()
