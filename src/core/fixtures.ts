@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import defaultApiKeys from '../../fixtures/api-keys.json'
 import defaultCategories from '../../fixtures/categories.json'
 import { SandboxError } from './errors.js'

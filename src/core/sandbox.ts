@@ -20,7 +20,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import defaultScenario from '../../scenarios/default.json'
 import rateLimited from '../../scenarios/rate-limited.json'
 import rateLimitCountdown from '../../scenarios/rate-limit-countdown.json'

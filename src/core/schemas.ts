@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The availability statuses of the seed's PetStatus enumeration, in its order. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
