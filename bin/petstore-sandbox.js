@@ -9,3 +9,6 @@ module.enableCompileCache?.()
 const { main } = await import('../dist/cli/index.js')
 
 await main(process.argv.slice(2))
+// Node writes the cache at exit, which a server killed by a signal (a test runner, a
+// container stop) never reaches: write it now, once it starts; a no-op when unchanged.
+module.flushCompileCache?.()
