@@ -136,6 +136,12 @@ export default tseslint.config(
         [...browserGlobals, ...nodeGlobals],
         'in every runtime the core runs in',
       ),
+      // `/// <reference types="node" />` would bring Node's globals back past
+      // tsconfig.core.json's `types: []`.
+      '@typescript-eslint/triple-slash-reference': [
+        'error',
+        { types: 'never', path: 'never', lib: 'never' },
+      ],
     },
   },
   {
