@@ -30,6 +30,17 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     [['--seed', '4.2'], /--seed must be an integer/],
     [['--port', '1', '--port', '2'], /given twice/],
     [['serve'], /Unknown command "serve"/],
+    [['-p'], /--port needs a value, e\.g\. --port 4010/],
+    [['--port='], /--port needs a value/],
+    [['--port', '1', '-p', '2', '--port', '3'], /--port was given 3 times/],
+    [['--logformat', 'json'], /Unknown option --logformat\. Did you mean --log-format\?/],
+    [['--seed', '1e3'], /--seed must be an integer such as 42, got "1e3"/],
+    [['--latency', '1-2-3'], /--latency must be .*, got "1-2-3"/],
+    [['scenarios', '--port', '1'], /--port does not apply to petstore-sandbox scenarios/],
+    [
+      ['scenarios', '--scenario'],
+      /--scenario needs a value, e\.g\. --scenario \.\/my-scenario\.json/,
+    ],
   ])('%j', async (args, message) => {
     const { code, lines, stdout } = await fails(args)
     expect(code).toBe(2)
