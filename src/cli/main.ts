@@ -58,7 +58,11 @@ async function parse(argv: string[]) {
           .example('$0 --persist .sandbox-state.json', 'Created pets survive a restart'),
       async (flags) => {
         // Loaded only now: a usage error or --help answers before msw, faker and express load.
-        const { serve } = await import('./serve.js')
+        const [{ serve }, { checkScenarioName }] = await Promise.all([
+          import('./serve.js'),
+          import('./scenario-name.js'),
+        ])
+        if (flags.scenario !== undefined) checkScenarioName(flags.scenario)
         await serve(flags)
       },
     )
