@@ -193,6 +193,30 @@ export function answerRefusedRequest(
   return errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
 }
 
+/**
+ * Journals a request one of the user's own handlers answered: its answer is the user's,
+ * so nothing is counted, but the journal shows who answered and which key it named.
+ */
+export function journalOverride(ctx: ApiContext, request: Request, status: number) {
+  const url = new URL(request.url)
+  const requested = requestedScenario(request)
+  const scenario =
+    requested && ctx.registry.has(requested)
+      ? ctx.registry.get(requested)
+      : ctx.activeScenario()
+  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
+  ctx.journal.add({
+    at: new Date(ctx.clock.now()).toISOString(),
+    method: request.method.toUpperCase(),
+    path: `${url.pathname}${url.search}`,
+    status,
+    durationMs: 0,
+    scenario: scenario.name,
+    override: true,
+    ...(known ? { key: known.key, plan: known.planName } : {}),
+  })
+}
+
 async function answer(
   ctx: ApiContext,
   call: ApiRequest,

@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import { http, HttpHandler, type RequestHandler } from 'msw'
 import { toResponse, type Reply } from './api-errors.js'
 import { basePattern } from './base-url.js'
 import { CONTROL_PATH } from './routes.js'
@@ -9,7 +9,7 @@ export type SandboxResolver = (request: Request) => Promise<Response | undefined
 
 /**
  * How a runtime's transport meets the handlers. Every field is optional; without any the
- * handlers are plain `http.all` handlers answering ordinary Fetch responses, which is
+ * handler is a plain `http.all` handler answering ordinary Fetch responses, which is
  * what tests and the browser get.
  */
 export interface HandlerTransport {
@@ -21,25 +21,71 @@ export interface HandlerTransport {
   define?(pattern: RegExp, resolve: SandboxResolver): HttpHandler
 }
 
+/** Requests the sandbox's own handler answered: anything else a handler list answered is an override's. */
+const answered = new WeakSet<Request>()
+
+/** Whether the sandbox itself (not a user's handler) answered this request. */
+export function answeredBySandbox(request: Request): boolean {
+  return answered.has(request)
+}
+
+/** Clones of requests with a body, kept before a user's handler can read it (see BodyKeeper). */
+const kept = new WeakMap<Request, Request>()
+
 /**
  * The msw handler of a sandbox: one `http.all` over the API's base paths and the control
  * API's, a thin wrapper over `sandbox.handle`. Routing happens in the core, so unknown
  * paths and wrong methods get the API's Error body (never msw's "unhandled request"
  * warning) in every runtime.
  */
-export function createSandboxHandlers(
+export function createSandboxHandler(
   sandbox: Sandbox,
   transport: HandlerTransport = {},
-): HttpHandler[] {
+): HttpHandler {
   const pattern = basePattern(sandbox.bases, (base) => [base.path, CONTROL_PATH])
   const respond = transport.respond ?? toResponse
   const resolve: SandboxResolver = async (request) => {
-    const reply = await sandbox.handle(request, transport.init?.(request))
-    return reply && respond(reply, request)
+    // A user's handler before this one may have read the body and fallen through.
+    const readable = request.bodyUsed ? (kept.get(request) ?? request) : request
+    const reply = await sandbox.handle(readable, transport.init?.(request))
+    if (!reply) return undefined
+    answered.add(request)
+    return respond(reply, request)
   }
-  return [
-    transport.define
-      ? transport.define(pattern, resolve)
-      : http.all(pattern, ({ request }) => resolve(request)),
-  ]
+  return transport.define
+    ? transport.define(pattern, resolve)
+    : http.all(pattern, ({ request }) => resolve(request))
+}
+
+/**
+ * The sandbox's handler list: the user's handlers (option `handlers`) first, so one
+ * override file serves every runtime, then the sandbox's. A user's handler that returns
+ * nothing falls through to the sandbox, as in msw.
+ */
+export function createSandboxHandlers(
+  sandbox: Sandbox,
+  transport: HandlerTransport = {},
+): RequestHandler[] {
+  const own = createSandboxHandler(sandbox, transport)
+  const overrides = sandbox.overrides
+  return overrides.length === 0 ? [own] : [new BodyKeeper(), ...overrides, own]
+}
+
+/**
+ * Keeps a clone of a request that has a body before the user's handlers see it, and
+ * never matches (msw's documented `predicate` of a custom handler): a user's handler
+ * may read the body and still fall through, and the sandbox then reads the clone.
+ */
+class BodyKeeper extends HttpHandler {
+  constructor() {
+    super(/.+/, /.*/, () => undefined)
+  }
+
+  override async predicate(args: Parameters<HttpHandler['predicate']>[0]) {
+    const { request } = args
+    if (request.body !== null && !request.bodyUsed && !kept.has(request)) {
+      kept.set(request, request.clone())
+    }
+    return false
+  }
 }

@@ -18,6 +18,8 @@ export interface JournalEntry {
   deprecated?: true
   /** The request came while an earlier 429's Retry-After was still running. */
   ignoredRetryAfter?: true
+  /** One of your own msw handlers answered it (option `handlers`), not the sandbox. */
+  override?: true
 }
 
 /** A bounded journal of the most recent requests: memory stays flat under any load. */

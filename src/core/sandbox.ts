@@ -1,6 +1,11 @@
 import type { Collection } from '@msw/data'
-import type { HttpHandler } from 'msw'
-import { answerRefusedRequest, handleApiRequest, type ApiContext } from './api.js'
+import type { RequestHandler } from 'msw'
+import {
+  answerRefusedRequest,
+  handleApiRequest,
+  journalOverride,
+  type ApiContext,
+} from './api.js'
 import type { Failure, Reply } from './api-errors.js'
 import { createKeyIndex } from './auth.js'
 import { matchBase, parseBaseUrls, type ApiBase } from './base-url.js'
@@ -53,6 +58,13 @@ export interface SandboxOptions {
   clock?: ClockOptions
   /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
   journalSize?: number
+  /**
+   * Your own msw handlers, placed before the sandbox's in every runtime: their answers
+   * are yours (not counted against limits, no headers added) and journalled as
+   * overrides; one that returns nothing falls through to the sandbox.
+   * @see README.md#your-own-msw-handlers
+   */
+  handlers?: readonly RequestHandler[]
 }
 
 /** What `GET /__sandbox` returns. */
@@ -88,8 +100,17 @@ export interface PersistedState {
  * @see README.md#createsandbox
  */
 export interface Sandbox {
-  /** The msw request handlers; give them to setupServer, setupWorker or getResponse. */
-  readonly handlers: HttpHandler[]
+  /** The msw request handlers (yours first); give them to setupServer, setupWorker or getResponse. */
+  readonly handlers: RequestHandler[]
+  /** Your own handlers (option `handlers`), in front of the sandbox's. */
+  readonly overrides: readonly RequestHandler[]
+  /**
+   * Replaces your own handlers for runtimes that read them per request (the Express
+   * adapter, the CLI's `--watch`); `setupServer`/`setupWorker` keep the list they got.
+   */
+  useOverrides(handlers: readonly RequestHandler[]): void
+  /** Journals a request one of your handlers answered, marked as an override. */
+  recordOverride(request: Request, status: number): void
   /** The @msw/data collections of the default data. */
   readonly db: { pets: Collection<typeof petSchema> }
   readonly clock: Clock
@@ -192,6 +213,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   let active = startup
   let keys = createKeyIndex(fixtures.apiKeys)
+  let overrides = checkOverrides(options.handlers ?? [], 'options.handlers')
 
   const defaultPets = () =>
     fixtures.pets ?? generatePets(seed, count, fixtures.categories)
@@ -242,6 +264,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const sandbox: Sandbox = {
     handlers: [],
+    get overrides() {
+      return overrides
+    },
+    useOverrides(handlers) {
+      overrides = checkOverrides(handlers, 'useOverrides()')
+    },
+    recordOverride: (request, status) => journalOverride(ctx, request, status),
     db: { pets: main.pets },
     clock,
     journal,
@@ -381,7 +410,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return claimed ? { api, control, unsafe } : undefined
   }
 
-  ;(sandbox as { handlers: HttpHandler[] }).handlers = createSandboxHandlers(sandbox)
+  ;(sandbox as { handlers: RequestHandler[] }).handlers = createSandboxHandlers(sandbox)
   return sandbox
 }
 
@@ -396,4 +425,30 @@ const persistedStateSchema = z.object({
 function withoutId(pet: Pet) {
   const { id: _id, ...rest } = pet
   return rest
+}
+
+/** Your handlers must be msw request handlers (of msw 2 or 3: what getResponse runs). */
+function checkOverrides(
+  handlers: readonly RequestHandler[],
+  source: string,
+): readonly RequestHandler[] {
+  if (!Array.isArray(handlers)) {
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      `read ${source}`,
+      `it is ${typeof handlers}, not an array of msw handlers`,
+      'Pass an array such as [http.get(...)] (see README.md#your-own-msw-handlers).',
+    )
+  }
+  handlers.forEach((handler, index) => {
+    if (typeof (handler as { run?: unknown } | null)?.run !== 'function') {
+      throw SandboxError.for(
+        'INVALID_OPTION',
+        `read ${source}`,
+        `${source}[${index}] is not an msw request handler`,
+        'Build each one with msw (http.get, http.post, graphql.query, ...); see README.md#your-own-msw-handlers.',
+      )
+    }
+  })
+  return [...handlers]
 }

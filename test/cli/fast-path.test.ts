@@ -2,13 +2,14 @@ import { getResponse, http, RequestHandler, type HttpHandler } from 'msw'
 import { afterEach, expect, test, vi } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
 import { cliFastPath, FastSandboxHandler } from '../../src/cli/fast-path.js'
-import { createSandboxHandlers } from '../../src/core/handlers.js'
+import { createSandboxHandler } from '../../src/core/handlers.js'
 
 // The CLI's fast path relies on msw internals; these tests run on the msw the CLI bundle
 // is built with (pinned in both CI legs) and fail when those internals change.
 
-const fastHandlers = (sandbox: ReturnType<typeof createSandbox>) =>
-  createSandboxHandlers(sandbox, { define: cliFastPath.define })
+const fastHandlers = (sandbox: ReturnType<typeof createSandbox>) => [
+  createSandboxHandler(sandbox, { define: cliFastPath.define }),
+]
 
 const URLS = [
   'http://127.0.0.1:4010/v1/pets?limit=20',
