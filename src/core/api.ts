@@ -17,6 +17,7 @@ import {
 import { readRequestBytes } from './request-body.js'
 import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
 import { truncate } from './issues.js'
+import { StoreWriteError } from './store.js'
 import {
   isJsonMediaType,
   validateListQuery,
@@ -327,8 +328,12 @@ async function answer(
       if (!pet.ok) return fail(400, 'validation_failed', pet.message)
       const forced = forcedError(scenario, operation)
       if (forced) return fail(forced.status, forced.code, forced.message)
-      const created = await dataset.create(pet.value)
-      return jsonReply(201, created, headers)
+      try {
+        return jsonReply(201, await dataset.create(pet.value), headers)
+      } catch (error) {
+        if (!(error instanceof StoreWriteError)) throw error
+        return fail(507, 'storage_failed', error.message)
+      }
     }
     case 'getPet': {
       // Removed means removed, whatever the id: the sunset comes before validation.

@@ -3,6 +3,7 @@ import { SandboxError } from './errors.js'
 import { readRequestBytes } from './request-body.js'
 import { errorReply, jsonReply, toResponse, type Reply } from './responses.js'
 import type { Sandbox } from './sandbox.js'
+import { StoreWriteError } from './store.js'
 
 export const CONTROL_PATH = '/__sandbox'
 
@@ -101,6 +102,8 @@ async function controlReply(sandbox: Sandbox, request: Request): Promise<Reply> 
         )
     }
   } catch (error) {
+    if (error instanceof StoreWriteError)
+      return errorReply(507, 'storage_failed', error.message, {})
     if (error instanceof SandboxError)
       return errorReply(400, 'validation_failed', error.message, {})
     throw error

@@ -21,6 +21,7 @@ export type ApiErrorCode =
   | 'endpoint_removed'
   | 'not_implemented'
   | 'unknown_scenario'
+  | 'storage_failed'
 
 const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
 

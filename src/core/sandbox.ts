@@ -11,7 +11,7 @@ import { createHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { RateLimiter } from './rate-limit.js'
 import type { ApiErrorCode } from './responses.js'
-import { petSchema, type Pet } from './schemas.js'
+import { petSchema } from './schemas.js'
 import {
   BUILT_IN_SCENARIOS,
   parseScenario,
@@ -20,6 +20,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
+import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod'
 
 export const DEFAULT_SEED = 42
@@ -50,6 +51,17 @@ export interface SandboxOptions {
   clock?: ClockOptions
   /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
   journalSize?: number
+  /**
+   * Where the default data is kept beyond memory (the CLI's `--persist` file is one).
+   * Every change is written through it and waited for: a create is answered 201 only
+   * once the store has written it, and 507 `storage_failed` when it throws or rejects;
+   * `reset()`, `reloadFixtures()` and `importState()` write the whole state. Scenario
+   * datasets stay in memory. None by default.
+   * @example
+   * createSandbox({ store: { write: (change) => log.push(change) } })
+   * @see README.md#persistence-stores
+   */
+  store?: SandboxStore
 }
 
 /** What `GET /__sandbox` returns. */
@@ -71,13 +83,7 @@ export interface SandboxState {
   baseUrls: string[]
 }
 
-/** The pets of the default data, as `--persist` stores them. */
-export interface PersistedState {
-  format: 'petstore-sandbox/state@1'
-  seed: number
-  count: number
-  pets: Pet[]
-}
+export type { PersistedState } from './store.js'
 
 /**
  * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
@@ -98,22 +104,36 @@ export interface Sandbox {
   readonly bases: ApiBase[]
   readonly seed: number
   readonly count: number
-  /** Resolves once the seeded data (or the last reset) is in place. */
+  /**
+   * Resolves once the seeded data (or the last reset, reload or restore) is in place;
+   * a store that failed to write it does not make it reject.
+   */
   readonly ready: Promise<void>
-  /** Back to the start: seeded data, fresh windows and bans, the clock, the startup scenario, an empty journal. */
+  /**
+   * Back to the start: seeded data, fresh windows and bans, the clock, the startup
+   * scenario, an empty journal. With a store, resolves once it has written the state
+   * (rejects with a StoreWriteError if it could not; the sandbox is reset anyway).
+   */
   reset(): Promise<void>
   /** Switches the scenario for every following request until reset. */
   useScenario(scenario: string | Scenario): void
   /** Loads (or replaces) a scenario so it can be selected by name. */
   addScenario(scenario: Scenario): void
-  /** Replaces the fixtures and reloads the data they define; created pets are kept. */
+  /**
+   * Replaces the fixtures and reloads the data they define; created pets are kept, with
+   * their ids unless a pet of the new fixtures has it. Requests sent meanwhile wait for
+   * the reload. Written through the store like a reset.
+   */
   reloadFixtures(fixtures: Fixtures | undefined): Promise<void>
   state(): SandboxState
   /** Calls `listener` after every /v1 request; returns the function that unsubscribes. */
   onRequest(listener: (entry: JournalEntry) => void): () => void
   /** The default data's pets, for persistence. */
   exportState(): PersistedState
-  /** Replaces the default data's pets with persisted ones (validated). */
+  /**
+   * Replaces the default data's pets with persisted ones (validated), and writes them
+   * through the store. Pets whose ids are not seeded ones count as created.
+   */
   importState(state: unknown, source?: string): Promise<void>
   /**
    * The answer to a request a server refused before the API read it (e.g. 413): the
@@ -172,7 +192,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const defaultPets = () =>
     fixtures.pets ?? generatePets(seed, count, fixtures.categories)
-  const main = createDataset(defaultPets)
+  const main = createDataset(
+    defaultPets,
+    options.store ? { store: options.store, seed, count } : undefined,
+  )
   /** Datasets of scenarios that bring their own data, created on first use. */
   const scenarioData = new Map<string, Dataset>()
 
@@ -240,8 +263,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
       active = registry.has(startup.name) ? registry.get(startup.name) : startup
       scenarioData.clear()
-      pending = main.reset()
-      return pending
+      const done = main.reset()
+      pending = main.ready
+      return done
     },
     useScenario(scenario) {
       if (typeof scenario === 'string') {
@@ -258,12 +282,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (active.name === parsed.name) active = parsed
     },
     async reloadFixtures(next) {
-      const created = main.created()
       fixtures = resolveFixtures(next)
       keys = createKeyIndex(fixtures.apiKeys)
       scenarioData.clear()
-      await main.reset()
-      for (const pet of created) await main.create(withoutId(pet))
+      // Requests wait for the reload as for a reset: none sees the data half loaded.
+      const done = main.reload()
+      pending = main.ready
+      await done
     },
     state() {
       return {
@@ -291,7 +316,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     onRequest: (listener) => journal.subscribe(listener),
     exportState: () => ({
-      format: 'petstore-sandbox/state@1',
+      format: STATE_FORMAT,
       seed,
       count,
       pets: main.snapshot(),
@@ -306,8 +331,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           'Point --persist at a new file, or delete this one to start from the seeded data.',
         )
       }
-      pending = main.restore(parsed.data.pets)
-      await pending
+      const done = main.restore(parsed.data.pets)
+      pending = main.ready
+      await done
     },
     refuse: (request, status, code, message) =>
       answerRefusedRequest(ctx, request, status, code, message),
@@ -318,14 +344,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 const persistedStateSchema = z.object({
-  format: z.literal('petstore-sandbox/state@1'),
+  format: z.literal(STATE_FORMAT),
   seed: z.number().int(),
   count: z.number().int(),
   // The same Pet schema the store validates with: a state file holds nothing else.
   pets: z.array(petSchema),
 })
-
-function withoutId(pet: Pet) {
-  const { id: _id, ...rest } = pet
-  return rest
-}
