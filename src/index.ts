@@ -13,6 +13,13 @@ export {
 } from './core/scenarios.js'
 export type { Scenario, Latency, ForcedError, Operation } from './core/scenarios.js'
 export { SandboxError } from './core/errors.js'
+export { StoreWriteError } from './core/store.js'
+export type {
+  SandboxStore,
+  StoreChange,
+  StoreCreateChange,
+  StoreReplaceChange,
+} from './core/store.js'
 export type { SandboxErrorCode } from './core/errors.js'
 export { PET_STATUSES } from './core/schemas.js'
 export type { Pet, NewPet, PetStatus, ApiError } from './core/schemas.js'

@@ -11,97 +11,107 @@ import {
 import { basename, dirname, join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
+import {
+  StoreWriteError,
+  type PersistedState,
+  type SandboxStore,
+  type StoreChange,
+} from '../core/store.js'
 import { CliError } from './cli-error.js'
 
-/** The `--persist` file of a running sandbox. */
-export interface Persistence {
+/**
+ * The `--persist` file as a sandbox store: the whole state in one JSON file (format
+ * `petstore-sandbox/state@1`), rewritten atomically for every change the sandbox writes
+ * through it. Synchronous, so the changes reach the disk in the order they were made,
+ * and a create's 201 leaves only once its pet is on disk.
+ */
+export interface FileStore extends SandboxStore {
+  /** The absolute path of the state file. */
   readonly file: string
-  /** Whether the pets came from the file (false: it was new). */
-  readonly restored: boolean
-  /** Writes the sandbox's pets now. */
-  save(): void
-  /** Stops following the sandbox; the last state stays on disk. */
-  close(): void
+  /**
+   * The file's content, parsed; undefined when it does not exist yet. Removes the
+   * temporary files of a process killed mid-write. Throws a CliError for a file that
+   * cannot be read or is not JSON (left untouched).
+   */
+  read(): unknown
+  /** Writes this state now: the new file at start, the flush at shutdown. */
+  save(state: PersistedState): void
 }
 
 /**
- * Restores the sandbox's pets from `path` (when it exists) and keeps the file in step:
- * it is written after every 201 of createPet, before that response leaves the process
- * (the journal calls its listeners before the handler returns the response), and after
- * a reset. A corrupt or foreign file is refused and left as it is.
+ * Creates the store of the `--persist` file at `path`; nothing is read or written yet.
+ * `onFailure` hears every write that failed (the request gets 507 `storage_failed`).
  */
-export async function openPersistence(
-  sandbox: Sandbox,
+export function createFileStore(
   path: string,
-): Promise<Persistence> {
+  onFailure: (error: Error, change: StoreChange) => void = () => {},
+): FileStore {
   const file = resolve(path)
-  let text: string | undefined
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new CliError(
-        `Failed to read the state file ${file}: ${(error as Error).message}. Check its permissions, or point --persist at another file.`,
-      )
-    }
-  }
-  if (text !== undefined) {
-    let state: unknown
-    try {
-      state = JSON.parse(text)
-    } catch (error) {
-      throw new CliError(
-        `Failed to restore the state from ${file}: it is ${text.trim() === '' ? 'empty' : `not valid JSON (${(error as Error).message})`}, so it was left untouched. Point --persist at a new file, or delete this one to start from the seeded data.`,
-      )
-    }
-    try {
-      await sandbox.importState(state, file)
-    } catch (error) {
-      if (error instanceof SandboxError) throw new CliError(error.message)
-      throw error
-    }
-  }
-
-  removeLeftovers(file)
-  const save = () =>
-    writeFileAtomically(file, `${JSON.stringify(sandbox.exportState(), null, 2)}\n`)
-  try {
-    // A new file is written at once, so an unwritable folder fails at start, not later.
-    if (text === undefined) save()
-  } catch (error) {
-    throw new CliError(
-      `Failed to write the state file ${file}: ${(error as Error).message}. Check that its folder exists and is writable.`,
-    )
-  }
-
-  const stop = sandbox.onRequest((entry) => {
-    if (entry.operation !== 'createPet' || entry.status !== 201) return
-    try {
-      save()
-    } catch (error) {
-      // The 201 goes out anyway; say loudly that it will not survive a restart.
-      process.stderr.write(
-        `petstore-sandbox: Failed to save the state to ${file}: ${(error as Error).message}. The created pet is served but not persisted.\n`,
-      )
-    }
-  })
-  // The control API's reset rewinds the data; the file follows, or a restart would
-  // bring back pets the user just reset away.
-  const reset = sandbox.reset
-  sandbox.reset = async () => {
-    await reset()
-    save()
-  }
-
+  const save = (state: PersistedState) =>
+    writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`)
   return {
     file,
-    restored: text !== undefined,
+    read() {
+      removeLeftovers(file)
+      let text: string
+      try {
+        text = readFileSync(file, 'utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        throw new CliError(
+          `Failed to read the state file ${file}: ${(error as Error).message}. Check its permissions, or point --persist at another file.`,
+        )
+      }
+      try {
+        return JSON.parse(text)
+      } catch (error) {
+        throw new CliError(
+          `Failed to restore the state from ${file}: it is ${text.trim() === '' ? 'empty' : `not valid JSON (${(error as Error).message})`}, so it was left untouched. Point --persist at a new file, or delete this one to start from the seeded data.`,
+        )
+      }
+    },
     save,
-    close() {
-      stop()
-      sandbox.reset = reset
+    write(change) {
+      try {
+        save(change.state())
+      } catch (error) {
+        onFailure(error as Error, change)
+        throw error
+      }
     },
   }
+}
+
+/**
+ * Brings the sandbox's pets back from the store's file (`importState`, which writes
+ * them back through the store), or writes a new file at once, so an unwritable folder
+ * fails at start, not at the first create. Resolves to whether the pets came from the
+ * file. A corrupt or foreign file is refused and left as it is.
+ */
+export async function restoreFromFile(sandbox: Sandbox, store: FileStore) {
+  const state = store.read()
+  if (state === undefined) {
+    try {
+      store.save(sandbox.exportState())
+    } catch (error) {
+      throw unwritable(store.file, error)
+    }
+    return false
+  }
+  try {
+    await sandbox.importState(state, store.file)
+  } catch (error) {
+    if (error instanceof StoreWriteError) throw unwritable(store.file, error.cause)
+    if (error instanceof SandboxError) throw new CliError(error.message)
+    throw error
+  }
+  return true
+}
+
+function unwritable(file: string, cause: unknown) {
+  return new CliError(
+    `Failed to write the state file ${file}: ${(cause as Error).message}. Check that its folder exists and is writable.`,
+  )
 }
 
 /**
@@ -137,7 +147,11 @@ export function writeFileAtomically(file: string, content: string) {
     }
     renameSync(temporary, file)
   } catch (error) {
-    rmSync(temporary, { force: true })
+    try {
+      rmSync(temporary, { force: true })
+    } catch {
+      // What failed is the write; the next start removes what is left.
+    }
     throw error
   }
   // The rename itself is durable only once the folder is flushed too.

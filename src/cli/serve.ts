@@ -2,7 +2,8 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
-import { createSandbox } from '../core/sandbox.js'
+import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { StoreWriteError } from '../core/store.js'
 import { createSandboxApp } from '../express/create-sandbox-app.js'
 import { listenSandboxApp } from '../express/listen-sandbox-app.js'
 import { packageAssets } from '../express/package-assets.js'
@@ -17,7 +18,7 @@ import { cliFastPath } from './fast-path.js'
 import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
 import type { ServeFlags } from './flags.js'
-import { openPersistence, type Persistence } from './persistence.js'
+import { createFileStore, restoreFromFile, type FileStore } from './persistence.js'
 import { formatRequest } from './request-log.js'
 import { watchFiles } from './watch-files.js'
 
@@ -35,6 +36,15 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const paint = createPaint(process.stdout)
   const json = flags.logFormat === 'json'
 
+  // The sandbox writes every change through the store: a create's 201 leaves once its
+  // pet is in the file, and a failed write is a 507 (and a line here).
+  const store = flags.persist
+    ? createFileStore(flags.persist, (error, change) =>
+        warn(
+          `Failed to save the state to ${store?.file} (${change.type === 'create' ? 'a create, answered 507 storage_failed' : `a ${change.reason}`}): ${error.message}`,
+        ),
+      )
+    : undefined
   const sandbox = startupStep(() =>
     createSandbox(
       resolveNodeOptions({
@@ -43,13 +53,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ...(flags.scenario === undefined ? {} : { scenario: flags.scenario }),
         ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
         ...(flags.latency === undefined ? {} : { latency: flags.latency }),
+        ...(store === undefined ? {} : { store }),
       }),
     ),
   )
   await sandbox.ready
-  const persistence = flags.persist
-    ? await openPersistence(sandbox, flags.persist)
-    : undefined
+  const restored = store ? await restoreFromFile(sandbox, store) : false
 
   const app = createSandboxApp(sandbox, {
     fastPath: cliFastPath,
@@ -86,9 +95,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
       {
         origin,
         version: assets.version,
-        data: persistence?.restored
-          ? `${state.counts.pets} pets restored from ${persistence.file}, saved after every create`
-          : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${persistence ? `, saved to ${persistence.file} after every create` : ''}`,
+        data: restored
+          ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
+          : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
         watching: flags.watch ? watched : [],
         openApi: assets.openApiFile !== undefined,
         demo: assets.demoDir !== undefined,
@@ -112,10 +121,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
         report('scenario', path, `scenario "${scenario.name}" reloaded from ${path}`)
       } else {
         await sandbox.reloadFixtures(loadFixturesFile(path))
-        persistence?.save()
         report('fixtures', path, `fixtures reloaded from ${path} (created pets kept)`)
       }
     } catch (error) {
+      if (error instanceof StoreWriteError) {
+        // The new fixtures are served; only the file lags behind (the store said why).
+        report('fixtures', path, `fixtures reloaded from ${path}, but not saved`)
+        return
+      }
       const message =
         error instanceof SandboxError ? error.message : (error as Error).message
       if (json) out(JSON.stringify({ type: 'reload-failed', path, message }))
@@ -142,12 +155,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
     closing = true
     watcher?.close()
     stopLog()
-    flush(persistence, warn)
+    flush(sandbox, store, warn)
     server.close(() => {
       if (json) out(JSON.stringify({ type: 'stopped', signal }))
       else if (!flags.quiet)
         out(
-          `petstore-sandbox stopped (${signal})${persistence ? `; state saved to ${persistence.file}` : ''}`,
+          `petstore-sandbox stopped (${signal})${store ? `; state saved to ${store.file}` : ''}`,
         )
       process.exit(0)
     })
@@ -158,14 +171,17 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.on('SIGTERM', shutdown)
 }
 
-function flush(persistence: Persistence | undefined, warn: (line: string) => void) {
-  if (!persistence) return
+function flush(
+  sandbox: Sandbox,
+  store: FileStore | undefined,
+  warn: (line: string) => void,
+) {
+  if (!store) return
   try {
-    persistence.save()
+    store.save(sandbox.exportState())
   } catch (error) {
-    warn(`Failed to save the state to ${persistence.file}: ${(error as Error).message}`)
+    warn(`Failed to save the state to ${store.file}: ${(error as Error).message}`)
   }
-  persistence.close()
 }
 
 /** Runs a start-up step, turning the sandbox's own errors into one-line CLI errors. */

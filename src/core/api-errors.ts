@@ -30,6 +30,7 @@ export const API_ERROR_STATUS = {
   request_header_fields_too_large: 431,
   internal_error: 500,
   not_implemented: 501,
+  storage_failed: 507,
 } as const satisfies Record<string, number>
 
 /** An error code of the package; see {@link API_ERROR_STATUS}. */

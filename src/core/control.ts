@@ -2,6 +2,7 @@ import { errorReply, fail, Failure, jsonReply, type Reply } from './api-errors.j
 import { SandboxError } from './errors.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
 import type { Sandbox } from './sandbox.js'
+import { StoreWriteError } from './store.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
 
@@ -45,9 +46,12 @@ export async function handleControlRequest(
         outcome = await found.route.resolve({ sandbox, request, url, body })
     }
   } catch (error) {
+    // A store that could not write a reset (a StoreWriteError is a SandboxError too).
+    if (error instanceof StoreWriteError) outcome = fail('storage_failed', error.message)
     // The sandbox refusing what a valid body asks (a clock date out of its range).
-    if (!(error instanceof SandboxError)) throw error
-    outcome = fail('validation_failed', error.message)
+    else if (error instanceof SandboxError)
+      outcome = fail('validation_failed', error.message)
+    else throw error
   }
   if (outcome instanceof Failure) return errorReply(outcome)
   return jsonReply(outcome.status, outcome.body, outcome.headers)

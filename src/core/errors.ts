@@ -11,6 +11,7 @@ export type SandboxErrorCode =
   | 'FILE_NOT_READABLE'
   | 'WRONG_RUNTIME'
   | 'INVALID_PERSISTED_STATE'
+  | 'STORAGE_FAILED'
 
 /**
  * The one error class the sandbox throws. Its message reads
@@ -25,8 +26,8 @@ export type SandboxErrorCode =
 export class SandboxError extends Error {
   readonly code: SandboxErrorCode
 
-  constructor(code: SandboxErrorCode, message: string) {
-    super(message)
+  constructor(code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
     this.name = 'SandboxError'
     this.code = code
   }

@@ -2,6 +2,7 @@ import { fail, forcedFailure, type Failure } from './api-errors.js'
 import { GET_PET_SUNSET } from './deprecation.js'
 import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.js'
 import type { Operation, Scenario } from './scenarios.js'
+import { StoreWriteError } from './store.js'
 import {
   isJsonMediaType,
   validateListQuery,
@@ -66,7 +67,12 @@ export async function createPet({
   if (!pet.ok) return fail('validation_failed', pet.message)
   const forced = forcedError(scenario, 'createPet')
   if (forced) return forced
-  return { status: 201, body: await (await dataset()).create(pet.value) }
+  try {
+    return { status: 201, body: await (await dataset()).create(pet.value) }
+  } catch (error) {
+    if (!(error instanceof StoreWriteError)) throw error
+    return fail('storage_failed', error.message)
+  }
 }
 
 /** `GET /pets/{petId}` (deprecated): one pet, 410 once the clock passes the sunset. */

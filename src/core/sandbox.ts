@@ -19,7 +19,7 @@ import { Journal, type JournalEntry } from './journal.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkPath } from './request-target.js'
 import { CONTROL_PATH } from './routes.js'
-import { petSchema, type Pet } from './schemas.js'
+import { petSchema } from './schemas.js'
 import {
   BUILT_IN_SCENARIOS,
   parseScenario,
@@ -28,6 +28,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
+import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod'
 
 export const DEFAULT_SEED = 42
@@ -65,6 +66,17 @@ export interface SandboxOptions {
    * @see README.md#your-own-msw-handlers
    */
   handlers?: readonly RequestHandler[]
+  /**
+   * Where the default data is kept beyond memory (the CLI's `--persist` file is one).
+   * Every change is written through it and waited for: a create is answered 201 only
+   * once the store has written it, and 507 `storage_failed` when it throws or rejects;
+   * `reset()`, `reloadFixtures()` and `importState()` write the whole state. Scenario
+   * datasets stay in memory. None by default.
+   * @example
+   * createSandbox({ store: { write: (change) => log.push(change) } })
+   * @see README.md#persistence-stores
+   */
+  store?: SandboxStore
 }
 
 /** What `GET /__sandbox` returns. */
@@ -86,13 +98,7 @@ export interface SandboxState {
   baseUrls: string[]
 }
 
-/** The pets of the default data, as `--persist` stores them. */
-export interface PersistedState {
-  format: 'petstore-sandbox/state@1'
-  seed: number
-  count: number
-  pets: Pet[]
-}
+export type { PersistedState } from './store.js'
 
 /**
  * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
@@ -122,22 +128,36 @@ export interface Sandbox {
   readonly bases: ApiBase[]
   readonly seed: number
   readonly count: number
-  /** Resolves once the seeded data (or the last reset) is in place. */
+  /**
+   * Resolves once the seeded data (or the last reset, reload or restore) is in place;
+   * a store that failed to write it does not make it reject.
+   */
   readonly ready: Promise<void>
-  /** Back to the start: seeded data, fresh windows and bans, the clock, the startup scenario, an empty journal. */
+  /**
+   * Back to the start: seeded data, fresh windows and bans, the clock, the startup
+   * scenario, an empty journal. With a store, resolves once it has written the state
+   * (rejects with a StoreWriteError if it could not; the sandbox is reset anyway).
+   */
   reset(): Promise<void>
   /** Switches the scenario for every following request until reset. */
   useScenario(scenario: string | Scenario): void
   /** Loads (or replaces) a scenario so it can be selected by name. */
   addScenario(scenario: Scenario): void
-  /** Replaces the fixtures and reloads the data they define; created pets are kept. */
+  /**
+   * Replaces the fixtures and reloads the data they define; created pets are kept, with
+   * their ids unless a pet of the new fixtures has it. Requests sent meanwhile wait for
+   * the reload. Written through the store like a reset.
+   */
   reloadFixtures(fixtures: Fixtures | undefined): Promise<void>
   state(): SandboxState
   /** Calls `listener` after every /v1 request; returns the function that unsubscribes. */
   onRequest(listener: (entry: JournalEntry) => void): () => void
   /** The default data's pets, for persistence. */
   exportState(): PersistedState
-  /** Replaces the default data's pets with persisted ones (validated). */
+  /**
+   * Replaces the default data's pets with persisted ones (validated), and writes them
+   * through the store. Pets whose ids are not seeded ones count as created.
+   */
   importState(state: unknown, source?: string): Promise<void>
   /**
    * The sandbox's one port: answers a request of the API or the control API, or
@@ -217,7 +237,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const defaultPets = () =>
     fixtures.pets ?? generatePets(seed, count, fixtures.categories)
-  const main = createDataset(defaultPets)
+  const main = createDataset(
+    defaultPets,
+    options.store ? { store: options.store, seed, count } : undefined,
+  )
   /** Datasets of scenarios that bring their own data, created on first use. */
   const scenarioData = new Map<string, Dataset>()
 
@@ -292,8 +315,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
       active = registry.has(startup.name) ? registry.get(startup.name) : startup
       scenarioData.clear()
-      pending = main.reset()
-      return pending
+      const done = main.reset()
+      pending = main.ready
+      return done
     },
     useScenario(scenario) {
       if (typeof scenario === 'string') {
@@ -310,12 +334,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (active.name === parsed.name) active = parsed
     },
     async reloadFixtures(next) {
-      const created = main.created()
       fixtures = resolveFixtures(next)
       keys = createKeyIndex(fixtures.apiKeys)
       scenarioData.clear()
-      await main.reset()
-      for (const pet of created) await main.create(withoutId(pet))
+      // Requests wait for the reload as for a reset: none sees the data half loaded.
+      const done = main.reload()
+      pending = main.ready
+      await done
     },
     state() {
       return {
@@ -343,7 +368,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     onRequest: (listener) => journal.subscribe(listener),
     exportState: () => ({
-      format: 'petstore-sandbox/state@1',
+      format: STATE_FORMAT,
       seed,
       count,
       pets: main.snapshot(),
@@ -358,8 +383,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           'Point --persist at a new file, or delete this one to start from the seeded data.',
         )
       }
-      pending = main.restore(parsed.data.pets)
-      await pending
+      const done = main.restore(parsed.data.pets)
+      pending = main.ready
+      await done
     },
     owns: (url, target) => scopeOf(url, target) !== undefined,
     async handle(request, init = {}) {
@@ -415,18 +441,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 }
 
 const persistedStateSchema = z.object({
-  format: z.literal('petstore-sandbox/state@1'),
+  format: z.literal(STATE_FORMAT),
   seed: z.number().int(),
   count: z.number().int(),
   // The same Pet schema the store validates with: a state file holds nothing else.
   pets: z.array(petSchema),
 })
-
-function withoutId(pet: Pet) {
-  const { id: _id, ...rest } = pet
-  return rest
-}
-
 /** Your handlers must be msw request handlers (of msw 2 or 3: what getResponse runs). */
 function checkOverrides(
   handlers: readonly RequestHandler[],

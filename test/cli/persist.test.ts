@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -65,6 +66,36 @@ test('an acknowledged 201 survives SIGKILL: the file is written before the respo
   expect(state.pets.slice(-3).map((pet) => pet.name)).toEqual(['A', 'B', 'C'])
   // No temporary file is left beside it.
   expect(readdirSync(folder)).toEqual(['state.json'])
+})
+
+test('a create whose state cannot be written is 507 storage_failed; the file keeps the previous state', async () => {
+  const { cli, api } = await startServer(['--persist', file])
+  expect((await create(api, 'Saved')).status).toBe(201)
+  const before = readFileSync(file, 'utf8')
+  // The server's temporary file cannot be created: a folder sits at its path.
+  const blocker = join(folder, `.state.json.${cli.child.pid}.tmp`)
+  mkdirSync(blocker)
+  const failed = await create(api, 'Lost')
+  expect(failed.status).toBe(507)
+  expect(failed.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/)
+  const body = (await failed.json()) as { code: string; message: string; status: number }
+  expect(body).toMatchObject({ code: 'storage_failed', status: 507 })
+  expect(body.message).toMatch(/could not write its state durably/)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  expect((await list(api)).map((pet) => pet.name)).not.toContain('Lost')
+  expect(cli.stderr()).toMatch(
+    /Failed to save the state to .*state\.json .*507 storage_failed/,
+  )
+
+  rmSync(blocker, { recursive: true })
+  const later = (await (await create(api, 'Later')).json()) as { id: number }
+  expect(later.id).toBe(53)
+  cli.child.kill('SIGKILL')
+  await cli.exited
+  const names = (
+    JSON.parse(readFileSync(file, 'utf8')) as { pets: Array<{ name: string }> }
+  ).pets.map((pet) => pet.name)
+  expect(names.slice(-2)).toEqual(['Saved', 'Later'])
 })
 
 test('temporary files left by a process killed mid-write are removed at the next start', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
@@ -108,4 +108,38 @@ test('--watch without files to watch says so', async () => {
   const cli = await runCli(['--port', '0', '--watch', '--log-format', 'json'])
   await cli.line(/"type":"ready"/)
   expect(cli.stderr()).toMatch(/--watch has nothing to watch/)
+})
+
+test('--watch with --persist: a fixtures reload is written to the file, created pets keep their ids', async () => {
+  const fixtures = join(folder, 'fixtures')
+  mkdirSync(fixtures)
+  const pets = (name: string) => [
+    { id: 1, name, categoryId: 1 },
+    { id: 2, name: 'Second', categoryId: 1 },
+  ]
+  writeJson(join(fixtures, 'pets.json'), pets('First'))
+  const state = join(folder, 'state.json')
+  const { cli, api } = await startServer([
+    '--fixtures',
+    fixtures,
+    '--watch',
+    '--persist',
+    state,
+  ])
+  const created = (await (await createPet(api)).json()) as { id: number }
+  expect(created.id).toBe(3)
+
+  writeJson(join(fixtures, 'pets.json'), pets('Renamed'))
+  await eventually(async () => (events(cli, 'reload').length > 0 ? true : undefined))
+  expect((await fetch(`${api}/pets/3`, { headers: FREE })).status).toBe(200)
+  cli.child.kill('SIGKILL')
+  await cli.exited
+  const saved = JSON.parse(readFileSync(state, 'utf8')) as {
+    pets: Array<{ id: number; name: string }>
+  }
+  expect(saved.pets.map(({ id, name }) => [id, name])).toEqual([
+    [1, 'Renamed'],
+    [2, 'Second'],
+    [3, 'Kept'],
+  ])
 })

@@ -1,0 +1,97 @@
+import { SandboxError } from './errors.js'
+import { truncate } from './issues.js'
+import type { Pet } from './schemas.js'
+
+/** The format tag of a persisted state (the `--persist` file). */
+export const STATE_FORMAT = 'petstore-sandbox/state@1'
+
+/** The pets of the default data, as `--persist` stores them. */
+export interface PersistedState {
+  format: typeof STATE_FORMAT
+  seed: number
+  count: number
+  pets: Pet[]
+}
+
+/**
+ * A pet created by a request. `pet` is the change itself, so a store that appends (a
+ * log) never needs more; `state()` is there for a store that writes whole snapshots.
+ */
+export interface StoreCreateChange {
+  type: 'create'
+  pet: Pet
+  /** The whole state now, this pet included; built only when called. */
+  state(): PersistedState
+}
+
+/**
+ * The whole data was replaced: `reset` (back to the seeded pets), `reload` (new fixtures,
+ * created pets kept) or `restore` (`importState`, e.g. from the `--persist` file at
+ * start). A log would write a snapshot here and may drop what it held before.
+ */
+export interface StoreReplaceChange {
+  type: 'replace'
+  reason: 'reset' | 'reload' | 'restore'
+  /** The whole state now; built only when called. */
+  state(): PersistedState
+}
+
+/** What a sandbox asks its store to make durable. */
+export type StoreChange = StoreCreateChange | StoreReplaceChange
+
+/**
+ * Where a sandbox keeps its default data beyond memory (the CLI's `--persist` file is
+ * one). The sandbox writes every change through it, after applying it in memory, in the
+ * order of the changes, and waits for it:
+ * - a create is answered 201 only once `write` returns (or its promise resolves); if it
+ *   throws or rejects, the pet is removed again, never listed nor served, and the request
+ *   is answered 507 `storage_failed`. Its id is not reused.
+ * - `reset()`, `reloadFixtures()` and `importState()` write a `replace`; if that fails,
+ *   they reject with a {@link StoreWriteError} (the data in memory is changed anyway).
+ *
+ * `state()` reads the data when it is called: it may hold pets whose own create is still
+ * being written, never one whose write failed before. A store that writes whole
+ * snapshots must therefore write them in the order it received them (a synchronous
+ * `write` does). Only the default data goes through the store: datasets of scenarios
+ * (such as `empty-store`) and sessions live in memory.
+ *
+ * @example
+ * const changes: StoreChange[] = []
+ * const sandbox = createSandbox({ store: { write: (change) => void changes.push(change) } })
+ * @see README.md#persistence-stores
+ */
+export interface SandboxStore {
+  write(change: StoreChange): void | Promise<void>
+}
+
+/**
+ * A store's `write` failed: the change is applied in memory but not durable. A create
+ * answers it as 507 `storage_failed` with this message; `reset()`, `reloadFixtures()`
+ * and `importState()` reject with it. `cause` is what the store threw.
+ *
+ * @example
+ * try { await sandbox.reset() } catch (error) {
+ *   if (error instanceof StoreWriteError) console.error(error.message, error.cause)
+ * }
+ * @see README.md#persistence-stores
+ */
+export class StoreWriteError extends SandboxError {
+  /** The change that could not be written. */
+  readonly change: StoreChange
+
+  constructor(change: StoreChange, cause: unknown) {
+    const reason = truncate(
+      cause instanceof Error ? cause.message : String(cause),
+      200,
+    ).replace(/\.$/, '')
+    super(
+      'STORAGE_FAILED',
+      change.type === 'create'
+        ? `Failed to create the pet: the sandbox could not write its state durably (${reason}), so nothing was stored. Free disk space or fix the state file (--persist), then send the request again.`
+        : `Failed to write the state after ${change.reason === 'restore' ? 'the restore' : `the ${change.reason}`}: ${reason}. The data is changed in memory, but the store still holds the previous state, which a restart would bring back. Fix the store (disk space, the --persist file), then ${change.reason === 'reload' ? 'reload' : change.reason} again.`,
+      { cause },
+    )
+    this.name = 'StoreWriteError'
+    this.change = change
+  }
+}
