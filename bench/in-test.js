@@ -4,6 +4,7 @@
 // node bench/in-test.js <sandbox|bare> <pets-file> <requests>
 // Prints one JSON line: { usPerRequest, batches, checked }.
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
@@ -15,15 +16,21 @@ const requests = Number(requestsArg)
 const BATCHES = 10
 const URL_LIST = 'http://api.example.test/v1/pets?limit=20'
 const HEADERS = { authorization: 'Bearer sandbox-enterprise-key' }
+// msw 3 renamed onUnhandledRequest to onUnhandledFrame and ignores the old name.
+const mswMajor = Number(
+  createRequire(import.meta.url)('msw/package.json').version.split('.')[0],
+)
+const LISTEN =
+  mswMajor >= 3 ? { onUnhandledFrame: 'error' } : { onUnhandledRequest: 'error' }
 
 let server
 if (mode === 'sandbox') {
   server = setupSandboxServer({ seed: 42 })
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen(LISTEN)
   await server.sandbox.ready
 } else if (mode === 'bare') {
   server = setupServer(http.get('*/v1/pets', () => HttpResponse.json(pets)))
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen(LISTEN)
 } else {
   throw new Error(`unknown mode ${mode}: use sandbox or bare`)
 }

@@ -1,3 +1,4 @@
+import { CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import { BOLD, CYAN, DIM, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
@@ -70,7 +71,12 @@ export function formatBanner(
     '  Try it',
     `    curl -H 'Authorization: Bearer ${key}' '${api}/pets?limit=3'`,
     '',
-    `  ${label('Control')}GET /__sandbox · POST /__sandbox/reset · PUT /__sandbox/scenario · POST /__sandbox/clock · GET /__sandbox/requests`,
+    `  ${label('Control')}${CONTROL_ROUTES.filter(
+      (route) =>
+        route.method !== 'GET' || route.path === '' || route.path === '/requests',
+    )
+      .map((route) => `${route.method} ${CONTROL_PATH}${route.path}`)
+      .join(' · ')}`,
     `  ${paint(DIM, 'One line per request below. Ctrl+C to stop.')}`,
     '',
   ]

@@ -1,152 +1,185 @@
+import type { InferredOptionType, Options } from 'yargs'
 import type { Latency } from '../core/scenarios.js'
 
-/** The flags of the server command, parsed and checked. */
-export interface ServeFlags {
-  port: number
-  host: string
-  seed?: number
-  count?: number
-  scenario?: string
-  fixtures?: string
-  latency?: Latency
-  persist?: string
-  watch: boolean
-  quiet: boolean
-  logFormat: LogFormat
+/**
+ * A yargs option. One that takes a value is read as text (`type: 'string'`) and turned
+ * into its value by `coerce`, which throws the rule the text breaks ("a port number from
+ * 0 to 65535"); `example` (else `default`) shows a value in "--seed needs a value, e.g.
+ * --seed 42".
+ *
+ * Why not `type: 'number'`: yargs turns `abc` into NaN (the message could not show what
+ * was typed), an empty value into 0 (`--port=` would pick a random port), `0x10` into 16,
+ * and `--port` with no value into the default.
+ */
+export type Flag = Options & { example?: string }
+
+/**
+ * The options of the server command, each declared once: yargs reads them for `--help`,
+ * parsing and the checks, `ServeFlags` is their type, and a misspelt option is compared
+ * with their names.
+ */
+export const SERVE_OPTIONS = defineFlags({
+  port: {
+    alias: 'p',
+    type: 'string',
+    default: '4010',
+    describe: 'Port to listen on (0 picks a free one)',
+    coerce: integer(0, 65_535, 'a port number from 0 to 65535 (0 picks a free one)'),
+  },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    describe: 'Address to listen on (0.0.0.0 for every interface)',
+  },
+  seed: {
+    type: 'string',
+    example: '42',
+    describe: 'Faker seed: the same seed gives the same pets (default 42)',
+    coerce: integer(
+      Number.MIN_SAFE_INTEGER,
+      Number.MAX_SAFE_INTEGER,
+      'an integer such as 42',
+    ),
+  },
+  count: {
+    type: 'string',
+    example: '50',
+    describe: 'How many pets to seed (default 50)',
+    coerce: integer(0, 1_000_000, 'a number of pets from 0 to 1000000'),
+  },
+  scenario: {
+    alias: 's',
+    type: 'string',
+    example: 'rate-limited',
+    describe:
+      'Startup scenario: a name (see `scenarios`) or a path to a scenario JSON file',
+  },
+  fixtures: {
+    type: 'string',
+    example: './fixtures',
+    describe:
+      'Fixtures JSON file, or a folder with api-keys.json, categories.json, pets.json',
+  },
+  latency: {
+    type: 'string',
+    example: '250',
+    describe: 'Delay every /v1 response: milliseconds (250) or a range (100-500)',
+    coerce: latency,
+  },
+  persist: {
+    type: 'string',
+    example: '.sandbox-state.json',
+    describe: 'Keep created pets in this JSON file across restarts',
+  },
+  watch: {
+    alias: 'w',
+    type: 'boolean',
+    default: false,
+    describe: 'Reload the --scenario file and --fixtures when they change',
+  },
+  quiet: {
+    alias: 'q',
+    type: 'boolean',
+    default: false,
+    describe: 'No banner and no request log, only the URL and errors',
+  },
+  'log-format': {
+    type: 'string',
+    default: 'pretty',
+    choices: ['pretty', 'json'],
+    describe: 'Request log: pretty or json (one JSON object a line)',
+  },
+})
+
+/** The options of `petstore-sandbox scenarios`. */
+export const SCENARIOS_OPTIONS = defineFlags({
+  scenario: {
+    alias: 's',
+    type: 'string',
+    example: './my-scenario.json',
+    describe: 'Also list the scenario in this file',
+  },
+})
+
+type CamelCase<Name extends string> = Name extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : Name
+
+/** The flags of the server command, parsed and checked: what yargs' `coerce` returned. */
+export type ServeFlags = {
+  [Name in keyof typeof SERVE_OPTIONS as CamelCase<Name & string>]: InferredOptionType<
+    (typeof SERVE_OPTIONS)[Name]
+  >
 }
 
-export type LogFormat = 'pretty' | 'json'
+export type LogFormat = ServeFlags['logFormat']
 
-/** Every option of the CLI, for "did you mean" on a misspelt one. */
-export const OPTION_NAMES = [
-  'port',
-  'host',
-  'seed',
-  'count',
-  'scenario',
-  'fixtures',
-  'latency',
-  'persist',
-  'watch',
-  'quiet',
-  'log-format',
-  'help',
-  'version',
-]
-
-// The checks below throw plain messages; yargs hands them to the one-line failure output.
-
-export function parsePort(value: unknown): number {
-  const port = integer(value)
-  if (port === undefined || port < 0 || port > 65535) {
-    throw new Error(
-      `--port must be a port number from 0 to 65535 (0 picks a free one), got ${show(value)}`,
-    )
-  }
-  return port
+/** "--<flag> needs a value, e.g. --<flag> <example>", for a flag given without one. */
+export function needsValue(name: string, flag: Flag | undefined): string {
+  const example = flag?.example ?? flag?.default
+  return `--${name} needs a value${example === undefined ? '' : `, e.g. --${name} ${String(example)}`}`
 }
 
-export function parseSeed(value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  const seed = integer(value)
-  if (seed === undefined)
-    throw new Error(`--seed must be an integer such as 42, got ${show(value)}`)
-  return seed
-}
-
-export function parseCount(value: unknown): number | undefined {
-  if (value === undefined) return undefined
-  const count = integer(value)
-  if (count === undefined || count < 0 || count > 1_000_000) {
-    throw new Error(
-      `--count must be a number of pets from 0 to 1000000, got ${show(value)}`,
-    )
-  }
-  return count
-}
-
-export function parseLatency(value: unknown): Latency | undefined {
-  if (value === undefined) return undefined
-  const fail = () =>
-    new Error(
-      `--latency must be milliseconds (250) or a range (100-500), each 0 to 60000, got ${show(value)}`,
-    )
-  const match = /^(\d+)(?:-(\d+))?$/.exec(single(value) ?? '')
-  if (!match) throw fail()
-  const minMs = Number(match[1])
-  const maxMs = match[2] === undefined ? minMs : Number(match[2])
-  if (maxMs > 60_000 || minMs > maxMs) throw fail()
-  return match[2] === undefined ? minMs : { minMs, maxMs }
-}
-
-export function parseLogFormat(value: unknown): LogFormat {
-  if (value === 'pretty' || value === 'json') return value
-  throw new Error(`--log-format must be pretty or json, got ${show(value)}`)
-}
-
-export function parseText(flag: string, example: string) {
-  return (value: unknown): string | undefined => {
-    if (value === undefined) return undefined
-    const text = single(value)
-    if (text === undefined || text.trim() === '') {
-      throw new Error(`--${flag} needs a value, e.g. --${flag} ${example}`)
-    }
-    return text
-  }
-}
-
-/** The closest option name to a misspelt one, when it is close enough to be meant. */
-export function suggestOption(unknown: string): string | undefined {
-  const name = unknown.replace(/^-+/, '').split('=')[0] ?? ''
-  let best: { name: string; distance: number } | undefined
-  for (const option of OPTION_NAMES) {
-    const distance = editDistance(name.toLowerCase(), option)
-    if (!best || distance < best.distance) best = { name: option, distance }
-  }
-  return best && best.distance <= (name.length <= 3 ? 1 : 2) ? best.name : undefined
-}
-
-function integer(value: unknown): number | undefined {
-  const text = single(value)
-  if (text === undefined || !/^-?\d+$/.test(text.trim())) return undefined
-  const number = Number(text)
-  return Number.isSafeInteger(number) ? number : undefined
-}
-
-/** The flag's value as text; a flag given twice is refused rather than guessed. */
-function single(value: unknown): string | undefined {
-  if (Array.isArray(value))
-    throw new Error(
-      `a flag was given twice (${value.map(String).join(', ')}); give it once`,
-    )
-  if (typeof value === 'number') return String(value)
-  return typeof value === 'string' ? value : undefined
-}
-
-function show(value: unknown) {
-  return value === undefined || value === '' ? 'nothing' : JSON.stringify(value)
-}
-
-/** Edits (insert, delete, replace, swap two neighbours) from one word to the other. */
-function editDistance(left: string, right: string): number {
-  const rows = Array.from({ length: left.length + 1 }, (_, i) =>
-    Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  )
-  const at = (i: number, j: number) => rows[i]?.[j] as number
-  for (let i = 1; i <= left.length; i++) {
-    for (let j = 1; j <= right.length; j++) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
-      if (
-        i > 1 &&
-        j > 1 &&
-        left[i - 1] === right[j - 2] &&
-        left[i - 2] === right[j - 1]
-      ) {
-        best = Math.min(best, at(i - 2, j - 2) + 1)
+/**
+ * Gives every option that takes a value the checks all of them share: a value follows it
+ * (`requiresArg`: without it yargs would take the default for a bare `--port`), given
+ * once, not empty, one of its `choices` if it has some (yargs' own choices message is
+ * several lines). A rule its own `coerce` throws becomes "--<flag> must be <rule>, got
+ * <value>". yargs wraps whatever `coerce` throws into its own failure, which the CLI
+ * prints as one line with exit code 2.
+ */
+function defineFlags<const T extends Record<string, Flag>>(flags: T): T {
+  const options: Record<string, Flag> = {}
+  for (const [name, flag] of Object.entries(flags)) {
+    // yargs reads the fields it knows; `example` stays for needsValue.
+    const option: Flag = { ...flag }
+    options[name] = option
+    if (option.type !== 'string') continue
+    option.requiresArg = true
+    const { choices } = option
+    const parse: (text: string) => unknown =
+      option.coerce ??
+      (choices
+        ? (text) => {
+            if (!choices.includes(text)) throw new Error(choices.join(' or '))
+            return text
+          }
+        : (text) => text)
+    option.coerce = (value: unknown) => {
+      if (Array.isArray(value)) {
+        throw new Error(
+          `--${name} was given ${value.length === 2 ? 'twice' : `${value.length} times`} (${value.join(', ')}); give it once`,
+        )
       }
-      ;(rows[i] as number[])[j] = best
+      const text = String(value)
+      if (text.trim() === '') throw new Error(needsValue(name, flag))
+      try {
+        return parse(text)
+      } catch (error) {
+        throw new Error(
+          `--${name} must be ${(error as Error).message}, got ${JSON.stringify(text)}`,
+        )
+      }
     }
   }
-  return at(left.length, right.length)
+  return options as T
+}
+
+function integer(min: number, max: number, rule: string) {
+  return (text: string): number => {
+    const number = /^-?\d+$/.test(text.trim()) ? Number(text) : Number.NaN
+    if (!Number.isSafeInteger(number) || number < min || number > max)
+      throw new Error(rule)
+    return number
+  }
+}
+
+function latency(text: string): Latency {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(text)
+  const minMs = Number(match?.[1])
+  const maxMs = match?.[2] === undefined ? minMs : Number(match[2])
+  if (!match || maxMs > 60_000 || minMs > maxMs) {
+    throw new Error('milliseconds (250) or a range (100-500), each 0 to 60000')
+  }
+  return match[2] === undefined ? minMs : { minMs, maxMs }
 }

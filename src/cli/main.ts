@@ -1,18 +1,10 @@
-import yargs from 'yargs'
+import yargs, { type Argv } from 'yargs'
 import { SandboxError } from '../core/errors.js'
 import { packageAssets } from '../express/package-assets.js'
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error.js'
 import { createPaint } from './colors.js'
-import {
-  parseCount,
-  parseLatency,
-  parseLogFormat,
-  parsePort,
-  parseSeed,
-  parseText,
-  suggestOption,
-  type ServeFlags,
-} from './flags.js'
+import { needsValue, SCENARIOS_OPTIONS, SERVE_OPTIONS, type Flag } from './flags.js'
+import { closest } from './suggest.js'
 
 const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
 
@@ -41,8 +33,13 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
 
 async function parse(argv: string[]) {
   const { version } = packageAssets()
-  await yargs(argv)
+  const cli = yargs(argv)
+  // The options of the command yargs chose (its builder ran), for the messages.
+  let command: Record<string, Flag> = SERVE_OPTIONS
+  await cli
     .scriptName('petstore-sandbox')
+    // Its messages in English whatever LANG says: usageMessage reads the unknown ones.
+    .locale('en')
     .parserConfiguration({ 'duplicate-arguments-array': true, 'strip-aliased': true })
     .usage(
       '$0 [options]\n\nThe Pet Adoption Service v1 API as a local, stateful sandbox: deterministic data, demo keys, rate limits and scenarios.',
@@ -50,99 +47,32 @@ async function parse(argv: string[]) {
     .command(
       '$0',
       'Start the sandbox server',
-      (command) =>
-        command
-          .option('port', {
-            alias: 'p',
-            type: 'string',
-            default: '4010',
-            requiresArg: true,
-            describe: 'Port to listen on (0 picks a free one)',
-          })
-          .option('host', {
-            type: 'string',
-            default: '127.0.0.1',
-            requiresArg: true,
-            describe: 'Address to listen on (0.0.0.0 for every interface)',
-          })
-          .option('seed', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Faker seed: the same seed gives the same pets (default 42)',
-          })
-          .option('count', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'How many pets to seed (default 50)',
-          })
-          .option('scenario', {
-            alias: 's',
-            type: 'string',
-            requiresArg: true,
-            describe:
-              'Startup scenario: a name (see `scenarios`) or a path to a scenario JSON file',
-          })
-          .option('fixtures', {
-            type: 'string',
-            requiresArg: true,
-            describe:
-              'Fixtures JSON file, or a folder with api-keys.json, categories.json, pets.json',
-          })
-          .option('latency', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Delay every /v1 response: milliseconds (250) or a range (100-500)',
-          })
-          .option('persist', {
-            type: 'string',
-            requiresArg: true,
-            describe: 'Keep created pets in this JSON file across restarts',
-          })
-          .option('watch', {
-            alias: 'w',
-            type: 'boolean',
-            default: false,
-            describe: 'Reload the --scenario file and --fixtures when they change',
-          })
-          .option('quiet', {
-            alias: 'q',
-            type: 'boolean',
-            default: false,
-            describe: 'No banner and no request log, only the URL and errors',
-          })
-          .option('log-format', {
-            type: 'string',
-            default: 'pretty',
-            requiresArg: true,
-            describe: 'Request log: pretty or json (one JSON object a line)',
-          })
+      (builder) =>
+        builder
+          .options((command = SERVE_OPTIONS))
           .example('$0', 'Serve on http://127.0.0.1:4010/v1')
           .example(
             '$0 --scenario rate-limited',
             'Every key is over its limit: 429, Retry-After, then a ban',
           )
           .example('$0 --persist .sandbox-state.json', 'Created pets survive a restart'),
-      async (args) => {
-        const flags = toServeFlags(args)
+      async (flags) => {
         // Loaded only now: a usage error or --help answers before msw, faker and express load.
-        const { serve } = await import('./serve.js')
+        const [{ serve }, { checkScenarioName }] = await Promise.all([
+          import('./serve.js'),
+          import('./scenario-name.js'),
+        ])
+        if (flags.scenario !== undefined) checkScenarioName(flags.scenario)
         await serve(flags)
       },
     )
     .command(
       'scenarios',
       'List the scenarios with their descriptions',
-      (command) =>
-        command.option('scenario', {
-          alias: 's',
-          type: 'string',
-          requiresArg: true,
-          describe: 'Also list the scenario in this file',
-        }),
-      async (args) => {
-        const file = parseText('scenario', './my-scenario.json')(args.scenario)
+      (builder) => builder.options((command = SCENARIOS_OPTIONS)),
+      async ({ scenario }) => {
         const { listScenarios } = await import('./list-scenarios.js')
-        process.stdout.write(`${listScenarios(file, createPaint(process.stdout))}\n`)
+        process.stdout.write(`${listScenarios(scenario, createPaint(process.stdout))}\n`)
       },
     )
     .strict()
@@ -152,60 +82,70 @@ async function parse(argv: string[]) {
     .alias('help', 'h')
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
-      // Errors of our own (a handler's) pass through; yargs' own are usage errors.
+      // Errors of our own (a handler's) pass through; yargs' own, and what a coerce
+      // threw, are usage errors.
       if (error && error.name !== 'YError') throw error
       throw new CliError(
-        usageMessage(message ?? error?.message ?? 'invalid command line', argv),
+        usageMessage(
+          message ?? error?.message ?? 'invalid command line',
+          argv,
+          cli,
+          command,
+        ),
         EXIT_USAGE,
       )
     })
     .parseAsync()
 }
 
-/** yargs' messages as one line, with a suggestion for a misspelt option. */
-function usageMessage(message: string, argv: string[]) {
-  const unknown = /^Unknown arguments?: (.+)$/s.exec(message)
-  if (unknown) {
-    const first = (unknown[1] as string).split(', ')[0] as string
-    if (argv.includes(first)) {
-      return `Unknown command "${first}": run petstore-sandbox with options only to start the server, or petstore-sandbox scenarios to list the scenarios. ${HELP_HINT}`
-    }
-    const option = first.length > 1 ? `--${first}` : `-${first}`
-    const suggestion = suggestOption(first)
-    if (suggestion === first) {
-      return `${option} does not apply to petstore-sandbox ${argv[0]}. ${HELP_HINT}`
-    }
-    return `Unknown option ${option}.${suggestion ? ` Did you mean --${suggestion}?` : ''} ${HELP_HINT}`
-  }
+/**
+ * A usage error of yargs as one line. yargs reports an unknown option and a missing value
+ * only in its message, so those two are read from it (in English: see `.locale`).
+ */
+function usageMessage(
+  message: string,
+  argv: string[],
+  cli: Argv,
+  command: Record<string, Flag>,
+) {
+  const { names, aliases } = knownOptions(cli)
   const missing = /^Not enough arguments following: (.+)$/.exec(message)
-  if (missing) return `--${missing[1]} needs a value. ${HELP_HINT}`
-  return `${message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '')}. ${HELP_HINT}`
+  if (missing) {
+    const typed = missing[1] as string
+    const name = aliases.get(typed) ?? typed
+    return `${needsValue(name, command[name])}. ${HELP_HINT}`
+  }
+  const unknown = /^Unknown arguments?: (.+)$/s.exec(message)
+  if (!unknown)
+    return `${message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '')}. ${HELP_HINT}`
+  const first = (unknown[1] as string).split(', ')[0] as string
+  if (argv.includes(first)) {
+    return `Unknown command "${first}": run petstore-sandbox with options only to start the server, or petstore-sandbox scenarios to list the scenarios. ${HELP_HINT}`
+  }
+  const option = first.length > 1 ? `--${first}` : `-${first}`
+  const elsewhere = [...Object.keys(SERVE_OPTIONS), ...Object.keys(SCENARIOS_OPTIONS)]
+  if (elsewhere.includes(first) && !names.includes(first)) {
+    return `${option} does not apply to petstore-sandbox ${argv[0]}. ${HELP_HINT}`
+  }
+  const suggestion = first.length > 1 ? closest(first, names) : undefined
+  return `Unknown option ${option}.${suggestion ? ` Did you mean --${suggestion}?` : ''} ${HELP_HINT}`
 }
 
-function toServeFlags(args: Record<string, unknown>): ServeFlags {
-  try {
-    const flags: ServeFlags = {
-      port: parsePort(args.port),
-      host: parseText('host', '127.0.0.1')(args.host) ?? '127.0.0.1',
-      watch: args.watch === true,
-      quiet: args.quiet === true,
-      logFormat: parseLogFormat(args['log-format'] ?? args.logFormat),
-    }
-    const seed = parseSeed(args.seed)
-    const count = parseCount(args.count)
-    const scenario = parseText('scenario', 'rate-limited')(args.scenario)
-    const fixtures = parseText('fixtures', './fixtures')(args.fixtures)
-    const latency = parseLatency(args.latency)
-    const persist = parseText('persist', '.sandbox-state.json')(args.persist)
-    if (seed !== undefined) flags.seed = seed
-    if (count !== undefined) flags.count = count
-    if (scenario !== undefined) flags.scenario = scenario
-    if (fixtures !== undefined) flags.fixtures = fixtures
-    if (latency !== undefined) flags.latency = latency
-    if (persist !== undefined) flags.persist = persist
-    return flags
-  } catch (error) {
-    if (error instanceof CliError) throw error
-    throw new CliError(`${(error as Error).message}. ${HELP_HINT}`, EXIT_USAGE)
-  }
+/**
+ * The options of the command being parsed, `help` and `version` included, and their
+ * aliases, as yargs holds them: `getOptions()` is a public method its typings leave out.
+ */
+function knownOptions(cli: Argv) {
+  const { key, alias } = (cli as Argv & { getOptions(): YargsOptions }).getOptions()
+  const aliases = new Map(
+    Object.entries(alias).flatMap(([name, short]) =>
+      short.map((a) => [a, name] as const),
+    ),
+  )
+  return { names: Object.keys(key).filter((name) => !aliases.has(name)), aliases }
+}
+
+interface YargsOptions {
+  key: Record<string, unknown>
+  alias: Record<string, string[]>
 }

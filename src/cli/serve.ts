@@ -13,6 +13,7 @@ import {
   resolveNodeOptions,
 } from '../node/files.js'
 import { formatBanner } from './banner.js'
+import { cliFastPath } from './fast-path.js'
 import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
 import type { ServeFlags } from './flags.js'
@@ -51,6 +52,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     : undefined
 
   const app = createSandboxApp(sandbox, {
+    fastPath: cliFastPath,
     onError: (error) =>
       warn(
         `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,

@@ -1,30 +1,29 @@
 import { authenticate, type KnownKey } from './auth.js'
-import { matchBase, type ApiBase } from './base-url.js'
+import type { ApiBase } from './base-url.js'
 import type { Clock } from './clock.js'
 import type { Dataset } from './dataset.js'
-import { deprecationHeaders, GET_PET_SUNSET } from './deprecation.js'
+import { deprecationHeaders } from './deprecation.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { Plan } from './fixtures.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
 import {
   errorReply,
+  fail,
+  Failure,
   jsonReply,
-  toResponse,
-  type ApiErrorCode,
   type HeaderMap,
   type Reply,
-} from './responses.js'
-import { readRequestBytes } from './request-body.js'
-import type { Latency, Operation, Scenario, ScenarioRegistry } from './scenarios.js'
-import { truncate } from './issues.js'
+} from './api-errors.js'
 import {
-  isJsonMediaType,
-  validateListQuery,
-  validateNewPet,
-  validatePetId,
-} from './validation.js'
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true })
+  API_ROUTES,
+  createRouter,
+  listEndpoints,
+  type Answer,
+  type ApiRoute,
+  type RouteMatch,
+} from './routes.js'
+import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import { truncate } from './issues.js'
 
 /** What the API pipeline needs from a sandbox. */
 export interface ApiContext {
@@ -45,67 +44,42 @@ export interface ApiContext {
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
-const ENDPOINTS = 'GET /v1/pets, POST /v1/pets and GET /v1/pets/{petId}'
-
-type Route =
-  | { kind: 'operation'; operation: Operation; petId?: string }
-  | { kind: 'method-not-allowed'; allow: string }
-  | { kind: 'not-implemented' }
-  | { kind: 'not-found'; hint: string }
-
-/** Finds the endpoint of a method and path below the base (`/pets/1`). */
-export function route(method: string, rest: string): Route {
-  if (rest === '/pets') {
-    if (method === 'GET') return { kind: 'operation', operation: 'listPets' }
-    if (method === 'POST') return { kind: 'operation', operation: 'createPet' }
-    return { kind: 'method-not-allowed', allow: 'GET, POST' }
-  }
-  const item = /^\/pets\/([^/]+)$/.exec(rest)
-  if (item) {
-    if (method === 'GET')
-      return { kind: 'operation', operation: 'getPet', petId: item[1] as string }
-    return { kind: 'method-not-allowed', allow: 'GET' }
-  }
-  if (rest === '/store/orders') {
-    if (method === 'GET') return { kind: 'not-implemented' }
-    return { kind: 'method-not-allowed', allow: 'GET' }
-  }
-  const hint =
-    rest.endsWith('/') && rest.length > 1
-      ? ` Did you mean ${rest.replace(/\/+$/, '')} (no trailing slash)?`
-      : ''
-  return { kind: 'not-found', hint }
-}
+const routeApi = createRouter(API_ROUTES)
 
 /** What every answer under `/v1` starts from: where it went and its journal entry. */
 interface Described {
   url: URL
   apiBase: string
-  found: Route
-  /** The deprecation headers, on every response of getPet. */
+  found: RouteMatch<ApiRoute>
+  /** The deprecation headers, on every response of a deprecated operation. */
   extraHeaders: HeaderMap
   entry: Omit<JournalEntry, 'id' | 'status' | 'durationMs'>
 }
 
-function describe(ctx: ApiContext, request: Request): Described {
-  const url = new URL(request.url)
-  const matched = matchBase(ctx.bases, url, (base) => base.path)
-  const apiBase = matched ? matched.base.path : '/v1'
+/** Where a request under the base `apiBase` goes; `rest` is its path below the base. */
+function describe(
+  ctx: ApiContext,
+  request: Request,
+  url: URL,
+  apiBase: string,
+  rest: string,
+  target = `${url.pathname}${url.search}`,
+): Described {
   const method = request.method.toUpperCase()
-  const found = route(method, matched ? matched.rest : url.pathname)
-  const operation = found.kind === 'operation' ? found.operation : undefined
+  const found = routeApi(method, rest)
+  const route = found.kind === 'route' ? found.route : undefined
   return {
     url,
     apiBase,
     found,
-    extraHeaders: operation === 'getPet' ? deprecationHeaders(apiBase) : {},
+    extraHeaders: route?.deprecated ? deprecationHeaders(apiBase) : {},
     entry: {
       at: new Date(ctx.clock.now()).toISOString(),
       method,
-      path: `${url.pathname}${url.search}`,
+      path: target,
       scenario: ctx.activeScenario().name,
-      ...(operation ? { operation } : {}),
-      ...(operation === 'getPet' ? { deprecated: true as const } : {}),
+      ...(route ? { operation: route.operationId } : {}),
+      ...(route?.deprecated ? { deprecated: true as const } : {}),
     },
   }
 }
@@ -121,8 +95,19 @@ function requestedScenario(request: Request): string | null {
 /** The rate-limit headers of a request that is not counted: its key's, or the Free plan's. */
 function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | undefined) {
   const plan = known ? { name: known.planName, plan: known.plan } : ctx.anonymousPlan
-  const policy = policyFor(ctx, scenario, plan.plan, plan.name)
+  const policy = policyFor(scenario, plan.plan, plan.name)
   return ctx.limiter.peek(known?.key, policy, ctx.clock.now())
+}
+
+/** Where a request of the v1 API came in, and how its body is read. */
+export interface ApiRequest {
+  request: Request
+  url: URL
+  /** The base path it matched (`/v1`). */
+  apiBase: string
+  /** Its path below the base (`/pets/1`). */
+  rest: string
+  body(): Promise<Uint8Array>
 }
 
 /**
@@ -132,10 +117,11 @@ function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | unde
  */
 export async function handleApiRequest(
   ctx: ApiContext,
-  request: Request,
-): Promise<Response> {
+  call: ApiRequest,
+): Promise<Reply> {
   const started = performance.now()
-  const described = describe(ctx, request)
+  const { request } = call
+  const described = describe(ctx, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
   await ctx.ready()
@@ -150,15 +136,16 @@ export async function handleApiRequest(
     ).key
     entry.code = 'unknown_scenario'
     reply = errorReply(
-      400,
-      'unknown_scenario',
-      `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
+      fail(
+        'unknown_scenario',
+        `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
+      ),
       { ...peekHeaders(ctx, scenario, known), ...extraHeaders },
     )
   } else {
     if (requested !== null) scenario = ctx.registry.get(requested)
     entry.scenario = scenario.name
-    reply = await answer(ctx, request, scenario, described)
+    reply = await answer(ctx, call, scenario, described)
   }
 
   const latency = scenario.latency ?? ctx.latency
@@ -169,22 +156,26 @@ export async function handleApiRequest(
     status: reply.status,
     durationMs: Math.round((performance.now() - started) * 100) / 100,
   })
-  return toResponse(reply, request)
+  return reply
 }
 
 /**
- * Answers a request the transport refused before the API could read it (a body over the
- * server's size limit): the Error body with the caller's rate-limit headers, peeked and
- * not counted, plus a journal entry, so such a response looks like every other /v1 one.
+ * Answers a request the sandbox or its transport refused before the API read it (a
+ * path or Host that is not one, a body over the server's size limit): the Error body
+ * with the caller's rate-limit headers, peeked and not counted, plus a journal entry, so
+ * such a response looks like every other /v1 one. `target` is the path as sent, for the
+ * journal.
  */
 export function answerRefusedRequest(
   ctx: ApiContext,
   request: Request,
-  status: number,
-  code: ApiErrorCode,
-  message: string,
-): Response {
-  const { extraHeaders, entry } = describe(ctx, request)
+  failure: Failure,
+  target?: string,
+): Reply {
+  const url = new URL(request.url)
+  const { extraHeaders, entry } = describe(ctx, request, url, '/v1', '', target)
+  delete entry.operation
+  delete entry.deprecated
   const requested = requestedScenario(request)
   const scenario =
     requested && ctx.registry.has(requested)
@@ -194,24 +185,21 @@ export function answerRefusedRequest(
   ctx.journal.add({
     ...entry,
     scenario: scenario.name,
-    status,
+    status: failure.status,
     durationMs: 0,
-    code,
+    code: failure.code,
     ...(known ? { key: known.key, plan: known.planName } : {}),
   })
-  const reply = errorReply(status, code, message, {
-    ...peekHeaders(ctx, scenario, known),
-    ...extraHeaders,
-  })
-  return toResponse(reply, request)
+  return errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
 }
 
 async function answer(
   ctx: ApiContext,
-  request: Request,
+  call: ApiRequest,
   scenario: Scenario,
   { url, apiBase, found, extraHeaders, entry }: Described,
 ): Promise<Reply> {
+  const { request } = call
   const now = ctx.clock.now()
   const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario)
   if (!auth.ok) {
@@ -219,13 +207,13 @@ async function answer(
     entry.code = auth.code
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
     const headers = { ...peekHeaders(ctx, scenario, known), ...extraHeaders }
-    return errorReply(401, auth.code, auth.message, headers)
+    return errorReply(fail(auth.code, auth.message), headers)
   }
 
   const { key } = auth
   entry.key = key.key
   entry.plan = key.planName
-  const policy = policyFor(ctx, scenario, key.plan, key.planName)
+  const policy = policyFor(scenario, key.plan, key.planName)
   const decision = ctx.limiter.check(key.key, policy, now)
   if (!decision.allowed) {
     entry.code = decision.code
@@ -235,125 +223,48 @@ async function answer(
       decision.code === 'api_key_temporarily_banned'
         ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
         : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
-    return errorReply(429, decision.code, message, headers)
+    return errorReply(fail(decision.code, message), headers)
   }
 
   const headers = { ...decision.headers, ...extraHeaders }
+  let outcome: Answer
   switch (found.kind) {
-    case 'not-found':
-      entry.code = 'not_found'
-      return errorReply(
-        404,
+    case 'not-found': {
+      const path = url.pathname
+      const hint =
+        call.rest.endsWith('/') && call.rest.length > 1
+          ? ` Did you mean ${truncate(path.replace(/\/+$/, ''), 100)} (no trailing slash)?`
+          : ''
+      outcome = fail(
         'not_found',
-        `No endpoint at ${request.method.toUpperCase()} ${truncate(url.pathname, 100)}.${found.hint} The v1 API has ${ENDPOINTS}.`,
-        headers,
+        `No endpoint at ${request.method.toUpperCase()} ${truncate(path, 100)}.${hint} The v1 API has ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}.`,
       )
+      break
+    }
     case 'method-not-allowed':
-      entry.code = 'method_not_allowed'
-      return errorReply(
-        405,
+      outcome = fail(
         'method_not_allowed',
         `${request.method.toUpperCase()} is not allowed on ${truncate(url.pathname, 100)}; allowed: ${found.allow}.`,
-        { ...headers, allow: found.allow },
+        { allow: found.allow },
       )
-    case 'not-implemented':
-      entry.code = 'not_implemented'
-      return errorReply(
-        501,
-        'not_implemented',
-        `GET ${apiBase}/store/orders is mentioned by the API but its shape is not published, so the sandbox does not model it. Use ${ENDPOINTS}.`,
-        headers,
-      )
-    case 'operation':
       break
+    case 'route':
+      outcome = await found.route.resolve({
+        ctx,
+        request,
+        url,
+        params: found.params,
+        scenario,
+        apiBase,
+        dataset: async () => ctx.dataset(scenario),
+        body: call.body,
+      })
   }
-
-  const { operation } = found
-  const dataset = await ctx.dataset(scenario)
-  const fail = (status: number, code: string, message: string) => {
-    entry.code = code
-    return errorReply(status, code, message, headers)
+  if (outcome instanceof Failure) {
+    entry.code = outcome.code
+    return errorReply(outcome, headers)
   }
-
-  switch (operation) {
-    case 'listPets': {
-      const query = validateListQuery(url.searchParams)
-      if (!query.ok) return fail(400, 'validation_failed', query.message)
-      const forced = forcedError(scenario, operation)
-      if (forced) return fail(forced.status, forced.code, forced.message)
-      return jsonReply(200, dataset.list(query.value), headers)
-    }
-    case 'createPet': {
-      const contentType = request.headers.get('content-type')
-      const bytes = await readRequestBytes(request)
-      if (bytes.length > 0 && !isJsonMediaType(contentType)) {
-        return fail(
-          415,
-          'unsupported_media_type',
-          `The body must be JSON: send "Content-Type: application/json"${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (the header is missing)'}.`,
-        )
-      }
-      let text: string
-      try {
-        // JSON is UTF-8 (RFC 8259): undecodable bytes would be stored as U+FFFD.
-        text = UTF8.decode(bytes)
-      } catch {
-        return fail(
-          400,
-          'invalid_json',
-          'The body is not valid UTF-8, so it is not valid JSON. Send the JSON text encoded as UTF-8, e.g. {"name":"Rex","categoryId":1}.',
-        )
-      }
-      if (text.trim().length === 0) {
-        return fail(
-          400,
-          'validation_failed',
-          'Invalid body: a NewPet is required, e.g. {"name":"Rex","categoryId":1,"status":"available"}.',
-        )
-      }
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        // Our own words, not the engine's JSON.parse message, which differs between
-        // Node and browsers: every runtime answers alike.
-        return fail(
-          400,
-          'invalid_json',
-          'The body is not valid JSON (check quotes, commas and brackets). Send a JSON object such as {"name":"Rex","categoryId":1}.',
-        )
-      }
-      const pet = validateNewPet(body)
-      if (!pet.ok) return fail(400, 'validation_failed', pet.message)
-      const forced = forcedError(scenario, operation)
-      if (forced) return fail(forced.status, forced.code, forced.message)
-      const created = await dataset.create(pet.value)
-      return jsonReply(201, created, headers)
-    }
-    case 'getPet': {
-      // Removed means removed, whatever the id: the sunset comes before validation.
-      if (ctx.clock.now() >= GET_PET_SUNSET) {
-        return fail(
-          410,
-          'endpoint_removed',
-          `GET ${apiBase}/pets/{petId} was removed on 5 December 2030 (see the Sunset header). Use GET ${apiBase}/pets with the status filter instead.`,
-        )
-      }
-      const id = validatePetId(found.petId as string)
-      if (!id.ok) return fail(400, 'validation_failed', id.message)
-      const forced = forcedError(scenario, operation)
-      if (forced) return fail(forced.status, forced.code, forced.message)
-      const pet = dataset.get(id.value)
-      if (!pet) {
-        return fail(
-          404,
-          'not_found',
-          `No pet with id ${id.value}. List the existing ones with GET ${apiBase}/pets.`,
-        )
-      }
-      return jsonReply(200, pet, headers)
-    }
-  }
+  return jsonReply(outcome.status, outcome.body, { ...headers, ...outcome.headers })
 }
 
 /** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */
@@ -364,31 +275,12 @@ function limitHolder(scenario: Scenario, key: KnownKey) {
   return `the ${key.plan.label ?? key.planName} plan`
 }
 
-function policyFor(
-  ctx: ApiContext,
-  scenario: Scenario,
-  plan: Plan,
-  planName: string,
-): RateLimitPolicy {
+function policyFor(scenario: Scenario, plan: Plan, planName: string): RateLimitPolicy {
   const override = scenario.rateLimits?.plans?.[planName]
   return {
     limits: override ?? plan,
     ban: scenario.rateLimits?.ban ?? DEFAULT_BAN,
     exhausted: scenario.rateLimits?.exhausted ?? false,
-  }
-}
-
-function forcedError(scenario: Scenario, operation: Operation) {
-  const forced = scenario.errors?.[operation] ?? scenario.errors?.['*']
-  if (!forced) return undefined
-  return {
-    status: forced.status,
-    code: forced.code,
-    message:
-      forced.message ??
-      (forced.code === 'not_found' && operation === 'getPet'
-        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
-        : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ApiKeysFixture, Plan } from './fixtures.js'
 import type { Scenario } from './scenarios.js'
-import type { ApiErrorCode } from './responses.js'
+import type { ApiErrorCode } from './api-errors.js'
 
 export interface KnownKey {
   key: string

@@ -62,11 +62,16 @@ function escape(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-/** One RegExp that matches every URL under any of the bases, plus `suffix` paths. */
-export function basePattern(bases: ApiBase[], pathOf: (base: ApiBase) => string): RegExp {
-  const alternatives = bases.map(
-    (base) =>
-      `${base.origin ? escape(base.origin) : ANY_ORIGIN}${escape(pathOf(base))}(?:/.*)?`,
+/** One RegExp that matches every URL under the paths `pathsOf` gives for each base. */
+export function basePattern(
+  bases: ApiBase[],
+  pathsOf: (base: ApiBase) => string[],
+): RegExp {
+  const alternatives = bases.flatMap((base) =>
+    pathsOf(base).map(
+      (path) =>
+        `${base.origin ? escape(base.origin) : ANY_ORIGIN}${escape(path)}(?:/.*)?`,
+    ),
   )
   return new RegExp(`^(?:${alternatives.join('|')})$`)
 }
@@ -74,13 +79,13 @@ export function basePattern(bases: ApiBase[], pathOf: (base: ApiBase) => string)
 /** The path below the matching base (`/pets/1`), or undefined when none matches. */
 export function matchBase(
   bases: ApiBase[],
-  url: URL,
+  origin: string,
+  path: string,
   pathOf: (base: ApiBase) => string,
 ): { base: ApiBase; rest: string } | undefined {
   for (const base of bases) {
-    if (base.origin && base.origin !== url.origin) continue
+    if (base.origin && base.origin !== origin) continue
     const prefix = pathOf(base)
-    const path = url.pathname
     if (path === prefix) return { base, rest: '' }
     if (path.startsWith(`${prefix}/`)) return { base, rest: path.slice(prefix.length) }
   }

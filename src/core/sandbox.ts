@@ -1,16 +1,19 @@
 import type { Collection } from '@msw/data'
 import type { HttpHandler } from 'msw'
-import { answerRefusedRequest, type ApiContext } from './api.js'
+import { answerRefusedRequest, handleApiRequest, type ApiContext } from './api.js'
+import type { Failure, Reply } from './api-errors.js'
 import { createKeyIndex } from './auth.js'
-import { parseBaseUrls, type ApiBase } from './base-url.js'
+import { matchBase, parseBaseUrls, type ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
 import { createDataset, type Dataset } from './dataset.js'
 import { SandboxError } from './errors.js'
 import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fixtures.js'
-import { createHandlers } from './handlers.js'
+import { handleControlRequest } from './control.js'
+import { createSandboxHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { RateLimiter } from './rate-limit.js'
-import type { ApiErrorCode } from './responses.js'
+import { checkPath } from './request-target.js'
+import { CONTROL_PATH } from './routes.js'
 import { petSchema, type Pet } from './schemas.js'
 import {
   BUILT_IN_SCENARIOS,
@@ -116,10 +119,30 @@ export interface Sandbox {
   /** Replaces the default data's pets with persisted ones (validated). */
   importState(state: unknown, source?: string): Promise<void>
   /**
-   * The answer to a request a server refused before the API read it (e.g. 413): the
-   * Error body, the caller's rate-limit headers (not counted) and a journal entry.
+   * The sandbox's one port: answers a request of the API or the control API, or
+   * undefined when the URL is neither's (the caller goes on to other handlers). The msw
+   * handlers are thin wrappers over it.
    */
-  refuse(request: Request, status: number, code: ApiErrorCode, message: string): Response
+  handle(request: Request, init?: HandleInit): Promise<Reply | undefined>
+  /**
+   * Whether `handle` answers this URL (`target`: the path and query as sent): the
+   * decision a server adapter makes before it reads a body, the same the handlers make.
+   */
+  owns(url: URL, target?: string): boolean
+  /**
+   * The answer to a request a server refused before the API read it (a body over its
+   * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
+   * counted) and a journal entry. `target` is the path as sent.
+   */
+  refuse(request: Request, failure: Failure, target?: string): Reply
+}
+
+/** What a transport knows of a request besides the Fetch Request. */
+export interface HandleInit {
+  /** The body, when the transport has read it already (the request then has none). */
+  body?: Uint8Array
+  /** The path and query as the client sent them, before any URL parser normalised them. */
+  target?: string
 }
 
 const optionsSchema = z.object({
@@ -309,11 +332,56 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       pending = main.restore(parsed.data.pets)
       await pending
     },
-    refuse: (request, status, code, message) =>
-      answerRefusedRequest(ctx, request, status, code, message),
+    owns: (url, target) => scopeOf(url, target) !== undefined,
+    async handle(request, init = {}) {
+      const url = new URL(request.url)
+      const target = init.target ?? `${url.pathname}${url.search}`
+      const scope = scopeOf(url, target)
+      if (!scope) return undefined
+      if (scope.unsafe) return answerRefusedRequest(ctx, request, scope.unsafe, target)
+      const { api, control } = scope
+      const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+      if (api) {
+        return handleApiRequest(ctx, {
+          request,
+          url,
+          apiBase: api.base.path,
+          rest: api.rest,
+          body,
+        })
+      }
+      if (control) {
+        return handleControlRequest(sandbox, { request, url, rest: control.rest, body })
+      }
+      return undefined
+    },
+    refuse: (request, failure, target) =>
+      answerRefusedRequest(ctx, request, failure, target),
   }
 
-  ;(sandbox as { handlers: HttpHandler[] }).handlers = createHandlers(sandbox, ctx)
+  /**
+   * Which of the sandbox's scopes a URL is in, the one decision of "is this mine?" that
+   * every adapter and the handlers share. A path that fails `checkPath` (on the path as
+   * sent, before any routing) is the sandbox's to refuse when either reading of it, as
+   * sent or as the URL parser normalised it, is under one of its base paths.
+   */
+  function scopeOf(url: URL, target = `${url.pathname}${url.search}`) {
+    const api = matchBase(bases, url.origin, url.pathname, (base) => base.path)
+    const control = api
+      ? undefined
+      : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
+    const sentPath = target.split('?', 1)[0] as string
+    const unsafe = checkPath(sentPath)
+    if (!unsafe) return api || control ? { api, control } : undefined
+    const claimed =
+      api ??
+      control ??
+      matchBase(bases, url.origin, sentPath, (base) => base.path) ??
+      matchBase(bases, url.origin, sentPath, () => CONTROL_PATH)
+    return claimed ? { api, control, unsafe } : undefined
+  }
+
+  ;(sandbox as { handlers: HttpHandler[] }).handlers = createSandboxHandlers(sandbox)
   return sandbox
 }
 

@@ -4,7 +4,8 @@ import express, {
   type Request,
   type Response,
 } from 'express'
-import { errorReply, toResponse } from '../core/responses.js'
+import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
+import { checkHost, checkPath } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { cors } from './cors.js'
 import {
@@ -15,7 +16,8 @@ import {
 } from './create-sandbox-middleware.js'
 import { renderLandingPage } from './landing-page.js'
 import { packageAssets } from './package-assets.js'
-import { sendFetchResponse } from './send-fetch-response.js'
+import { sendReply } from './send-fetch-response.js'
+import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
 /** Options of the app on top of the middleware's. */
 export interface SandboxAppAdapterOptions extends ExpressAdapterOptions {
@@ -49,6 +51,7 @@ export function createSandboxApp(
 ): SandboxApp {
   const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions, [
     'bodyLimit',
+    'fastPath',
     'onError',
   ])
   const assets = packageAssets()
@@ -57,9 +60,25 @@ export function createSandboxApp(
   app.disable('etag')
 
   app.use(cors)
+  // Before any routing, for every page of the server: a path or Host that is not one.
+  app.use((req, res, next) => {
+    const host = req.headers.host
+    const target = originForm(req.url)
+    const refused =
+      (host === undefined ? undefined : checkHost(host)) ??
+      checkPath(target.split('?', 1)[0] as string)
+    if (!refused) return next()
+    const url = requestUrl(
+      req,
+      refused.code === 'invalid_host' ? 'localhost' : (host ?? 'localhost'),
+      '/',
+    )
+    sendReply(sandbox.refuse(toFetchRequest(req, url), refused, target), res)
+  })
   app.use(
     createSandboxMiddleware(sandbox, {
       ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
+      ...(adapter.fastPath ? { fastPath: adapter.fastPath } : {}),
     }),
   )
 
@@ -83,12 +102,9 @@ export function createSandboxApp(
     // Loaded on first use: zod's JSON Schema output is no part of the server's startup.
     const { createOpenApiDocument } =
       await import('../openapi/create-openapi-document.js')
-    // The document names the server it was fetched from, so "try it" tools call it.
-    const host = req.get('host')
-    const serverUrl =
-      host && /^[A-Za-z0-9.:[\]-]{1,300}$/.test(host)
-        ? `${req.protocol}://${host}`
-        : undefined
+    // The document names the server it was fetched from, so "try it" tools call it
+    // (the Host was checked before routing).
+    const serverUrl = requestUrl(req, req.headers.host ?? 'localhost', '/').origin
     const document = JSON.stringify(createOpenApiDocument({ serverUrl }), null, 2)
     res.writeHead(200, {
       'content-type': 'application/json',
@@ -112,9 +128,8 @@ export function createSandboxApp(
   }
 
   app.use((req, res) => {
-    void sendError(
+    sendError(
       res,
-      404,
       'not_found',
       `Nothing at ${req.method} ${req.path.slice(0, 200)}. This server has ${ROUTES}.`,
     )
@@ -130,16 +145,14 @@ export function createSandboxApp(
     const status = statusOf(error)
     if (status >= 500) {
       adapter.onError?.(error)
-      return void sendError(
+      return sendError(
         res,
-        500,
         'internal_error',
         'The sandbox failed to answer this request (an internal error, logged by the server). Retry it; if it keeps failing, POST /__sandbox/reset.',
       )
     }
-    void sendError(
+    sendError(
       res,
-      status,
       status === 413 ? 'payload_too_large' : 'bad_request',
       `The request could not be read (${status}). Check the URL encoding, headers and body.`,
     )
@@ -156,6 +169,6 @@ function statusOf(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : 500
 }
 
-function sendError(res: Response, status: number, code: string, message: string) {
-  return sendFetchResponse(toResponse(errorReply(status, code, message, {})), res)
+function sendError(res: Response, code: ApiErrorCode, message: string) {
+  sendReply(errorReply(fail(code, message)), res)
 }

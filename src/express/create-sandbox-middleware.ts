@@ -4,24 +4,37 @@ import type {
   RequestHandler,
   Response as ExpressResponse,
 } from 'express'
-import { getResponse, RequestHandler as MswRequestHandler } from 'msw'
-import { CONTROL_PATH } from '../core/control.js'
+import { getResponse, type HttpHandler } from 'msw'
+import { fail, type Failure } from '../core/api-errors.js'
 import { SandboxError } from '../core/errors.js'
-import { attachRequestBody } from '../core/request-body.js'
-import { writesReplyText } from '../core/responses.js'
-import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { createSandboxHandlers, type SandboxResolver } from '../core/handlers.js'
+import { checkHost } from '../core/request-target.js'
+import { createSandbox, type HandleInit, type Sandbox } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
-import { sendFetchResponse } from './send-fetch-response.js'
-import { toFetchRequest } from './to-fetch-request.js'
+import { sendFetchResponse, sendReply } from './send-fetch-response.js'
+import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
 /** The largest request body the adapter reads: 64 KiB, a NewPet is well under 1 KiB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
+
+/**
+ * A faster way through msw for a copy of msw whose version is pinned (the CLI bundle's):
+ * how to build the sandbox's handler and what to do to a request before msw sees it.
+ * Not for the msw a user installs, which the adapter uses through its public API only.
+ * @internal
+ */
+export interface MswFastPath {
+  define(pattern: RegExp, resolve: SandboxResolver): HttpHandler
+  prepare(request: Request): void
+}
 
 /** Options of the Express adapter itself. */
 export interface ExpressAdapterOptions {
   /** The largest request body in bytes; a larger one gets 413 `payload_too_large`. Default 64 KiB. */
   bodyLimit?: number
+  /** @internal The CLI's pinned-msw fast path; see {@link MswFastPath}. */
+  fastPath?: MswFastPath
 }
 
 /** Sandbox options (paths allowed, as in `petstore-sandbox/node`) plus the adapter's. */
@@ -29,6 +42,9 @@ export type SandboxMiddlewareOptions = NodeSandboxOptions & ExpressAdapterOption
 
 /** An Express middleware over a sandbox; `sandbox` is the one it serves. */
 export type SandboxMiddleware = RequestHandler & { readonly sandbox: Sandbox }
+
+/** The options of the adapter, not of the sandbox, when both come in one object. */
+const ADAPTER_KEYS = ['bodyLimit', 'fastPath']
 
 /**
  * Creates an Express 5 middleware that answers `/v1` and `/__sandbox` with the sandbox's
@@ -48,30 +64,54 @@ export function createSandboxMiddleware(
 ): SandboxMiddleware {
   const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions)
   const limit = checkBodyLimit(adapter.bodyLimit)
-  const prefixes = [...new Set([CONTROL_PATH, ...sandbox.bases.map((base) => base.path)])]
-  // A cheap prefix test first, so the landing page and static files never pay for a
-  // Fetch Request and a pass through msw.
-  const serves = (path: string) =>
-    prefixes.some(
-      (prefix) =>
-        path.startsWith(prefix) &&
-        (path.length === prefix.length || path.charCodeAt(prefix.length) === 47),
-    )
+  const { fastPath } = adapter
+
+  // What the adapter knows of its requests besides the Fetch Request, and the text of
+  // the sandbox's answers: the body goes beside the request and the answer comes without
+  // a body stream, because Node 20's undici builds a ReadableStream for every body,
+  // eagerly, and reading it back costs as much again (npm run bench). Only the sandbox's
+  // handlers see these requests, and only this adapter writes these responses.
+  const inits = new WeakMap<Request, HandleInit>()
+  const texts = new WeakMap<Response, string>()
+  const handlers = createSandboxHandlers(sandbox, {
+    init: (request) => inits.get(request),
+    respond(reply) {
+      const response = new Response(null, {
+        status: reply.status,
+        headers: reply.headers,
+      })
+      texts.set(response, reply.text)
+      return response
+    },
+    ...(fastPath ? { define: fastPath.define } : {}),
+  })
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const url = originForm(req.url)
-    const query = url.indexOf('?')
-    if (!serves(query === -1 ? url : url.slice(0, query))) return next()
-    void answer(req, res, next, url)
+    const target = originForm(req.url)
+    const host = req.headers.host
+    // A Host that is not one must not take part in the URL: it could move the path.
+    const badHost = host === undefined ? undefined : checkHost(host)
+    const url = requestUrl(
+      req,
+      host === undefined || badHost ? 'localhost' : host,
+      target,
+    )
+    // The same decision the handlers make, on the same URL, before any body is read.
+    if (!sandbox.owns(url, target)) return next()
+    void answer(req, res, next, url, target, badHost)
   }
 
   async function answer(
     req: ExpressRequest,
     res: ExpressResponse,
     next: NextFunction,
-    url: string,
+    url: URL,
+    target: string,
+    badHost: Failure | undefined,
   ) {
     try {
+      const request = toFetchRequest(req, url)
+      if (badHost) return sendReply(sandbox.refuse(request, badHost, target), res)
       let body: Buffer | undefined
       if (req.readableEnded || (req as { _body?: boolean })._body) {
         // A body parser mounted before us consumed the stream: use what it kept.
@@ -80,26 +120,23 @@ export function createSandboxMiddleware(
         const read = await readBody(req, limit)
         if (!Buffer.isBuffer(read)) {
           const refused = sandbox.refuse(
-            toFetchRequest(req, url),
-            413,
-            'payload_too_large',
-            `The request body is larger than the sandbox accepts (${limit.toLocaleString('en-US')} bytes). A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.`,
+            request,
+            fail(
+              'payload_too_large',
+              `The request body is larger than the sandbox accepts (${limit.toLocaleString('en-US')} bytes). A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.`,
+            ),
+            target,
           )
           if (read.close) res.setHeader('connection', 'close')
-          await sendFetchResponse(refused, res)
-          return
+          return sendReply(refused, res)
         }
         body = read
       }
-      // Only the sandbox's handlers read this request: its body goes beside it, not in
-      // a stream, and sendFetchResponse writes the responses from their text.
-      const request = toFetchRequest(req, url)
-      if (body !== undefined) attachRequestBody(request, body)
-      skipLoggingClone(request)
-      writesReplyText(request)
-      const response = await getResponse(sandbox.handlers, request)
+      inits.set(request, body === undefined ? { target } : { body, target })
+      fastPath?.prepare(request)
+      const response = await getResponse(handlers, request)
       if (!response) return next()
-      await sendFetchResponse(response, res)
+      await sendFetchResponse(response, res, texts.get(response))
     } catch (error) {
       next(error)
     }
@@ -107,33 +144,6 @@ export function createSandboxMiddleware(
 
   Object.defineProperty(middleware, 'sandbox', { value: sandbox, enumerable: true })
   return middleware as SandboxMiddleware
-}
-
-/**
- * msw clones every request once, before any handler runs, so that its lifecycle events
- * can read the body again. `getResponse` emits no events and drops the clone unread, and
- * the clone is a second Request with its own AbortSignal.
- * msw looks the clone up in `RequestHandler.cache` (public in msw 2 and 3) first, so the
- * request itself goes there: what the handlers see is unchanged. Without that cache the
- * request is cloned as before.
- */
-function skipLoggingClone(request: Request) {
-  const cache = (MswRequestHandler as { cache?: unknown }).cache
-  if (cache instanceof WeakMap) cache.set(request, request)
-}
-
-/**
- * The path and query of a request target. Proxies send the absolute form
- * (`GET http://host/v1/pets HTTP/1.1`), which HTTP/1.1 servers must accept too.
- */
-function originForm(target: string): string {
-  if (target.charCodeAt(0) === 47) return target
-  try {
-    const url = new URL(target)
-    return `${url.pathname}${url.search}`
-  } catch {
-    return target
-  }
 }
 
 /** Whether a request may carry a body the API reads (GET and HEAD bodies are ignored). */
@@ -167,7 +177,7 @@ export function isSandbox(value: unknown): value is Sandbox {
 export function resolveSandbox<Adapter extends object>(
   sandboxOrOptions: Sandbox | (NodeSandboxOptions & Adapter),
   adapterOptions: Adapter,
-  adapterKeys: readonly string[] = ['bodyLimit'],
+  adapterKeys: readonly string[] = ADAPTER_KEYS,
 ): { sandbox: Sandbox; adapter: Adapter } {
   if (isSandbox(sandboxOrOptions))
     return { sandbox: sandboxOrOptions, adapter: adapterOptions }

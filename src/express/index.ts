@@ -1,3 +1,7 @@
+import { assertSupportedMsw } from '../node/check-msw.js'
+
+assertSupportedMsw('petstore-sandbox/express')
+
 export {
   createSandboxMiddleware,
   DEFAULT_BODY_LIMIT,

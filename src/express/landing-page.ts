@@ -1,3 +1,4 @@
+import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 
 /** What the landing page shows besides the sandbox's state. */
@@ -8,44 +9,6 @@ export interface LandingPageInfo {
   openApi: boolean
   demo: boolean
 }
-
-const ENDPOINTS = [
-  [
-    'GET',
-    '/v1/pets',
-    'List animals: ?limit=1..100 (default 20), ?status=available|pending|sold.',
-  ],
-  [
-    'POST',
-    '/v1/pets',
-    'Add an animal: {"name":"Rex","categoryId":1,"status":"available"} → 201 Pet.',
-  ],
-  [
-    'GET',
-    '/v1/pets/{petId}',
-    'Get an animal. Deprecated: Deprecation, Sunset (5 December 2030) and Link headers; 410 after the sunset.',
-  ],
-] as const
-
-const CONTROL = [
-  ['GET', '/__sandbox', 'State: scenario, seed, counts, keys, clock.'],
-  [
-    'POST',
-    '/__sandbox/reset',
-    'Back to the start: seeded data, fresh rate-limit windows, clock, startup scenario.',
-  ],
-  ['PUT', '/__sandbox/scenario', 'Switch scenario: {"name":"rate-limited"}.'],
-  [
-    'POST',
-    '/__sandbox/clock',
-    'Move time: {"advanceSeconds":60} or {"now":"2031-01-01T00:00:00Z"}.',
-  ],
-  [
-    'GET',
-    '/__sandbox/requests',
-    'The most recent /v1 requests with their status, code, key and scenario.',
-  ],
-] as const
 
 /**
  * The page at `/`: what this is and how to call it, from the running sandbox's own
@@ -59,11 +22,13 @@ export function renderLandingPage(state: SandboxState, info: LandingPageInfo): s
     cells
       .map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
       .join('\n')
-  const endpoint = ([method, path, text]: readonly [string, string, string]) => [
-    `<code>${method}</code>`,
-    `<code>${escapeHtml(path)}</code>`,
-    escapeHtml(text),
-  ]
+  const endpoint =
+    (base: string) =>
+    ({ method, path, summary }: { method: string; path: string; summary: string }) => [
+      `<code>${method}</code>`,
+      `<code>${escapeHtml(base + path)}</code>`,
+      escapeHtml(summary),
+    ]
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -98,7 +63,7 @@ ${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
 <table>
 <thead><tr><th>Method</th><th>Path</th><th>What it does</th></tr></thead>
 <tbody>
-${rows(ENDPOINTS.map(endpoint))}
+${rows(API_ROUTES.map(endpoint('/v1')))}
 </tbody>
 </table>
 <h2>Demo keys</h2>
@@ -133,7 +98,7 @@ ${rows(
 <table>
 <thead><tr><th>Method</th><th>Path</th><th>What it does</th></tr></thead>
 <tbody>
-${rows(CONTROL.map(endpoint))}
+${rows(CONTROL_ROUTES.map(endpoint(CONTROL_PATH)))}
 </tbody>
 </table>
 <p>Sandbox clock: <code>${escapeHtml(state.clock.now)}</code>${state.clock.frozen ? ' (frozen)' : ''}.</p>

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import { errorReply } from '../core/responses.js'
+import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
 
 /** Where and how the standalone server listens. */
 export interface ListenOptions {
@@ -66,7 +66,7 @@ export function listenSandboxApp(
   })
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+const CLIENT_ERRORS: Record<string, [number, string, ApiErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'Request Header Fields Too Large',
@@ -95,7 +95,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
     'bad_request',
     'The request is not valid HTTP/1.1. Check the request line and headers.',
   ]
-  const body = errorReply(status, code, message, {}).text
+  const body = errorReply(fail(code, message)).text
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
   )
@@ -104,10 +104,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 /** HTTP/1.1 requires a Host header (RFC 9112): 400, as Node would, with the Error body. */
 function answerWithoutHost(res: ServerResponse) {
   const body = errorReply(
-    400,
-    'bad_request',
-    'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
-    {},
+    fail(
+      'bad_request',
+      'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
+    ),
   ).text
   res.writeHead(400, {
     'content-type': 'application/json',

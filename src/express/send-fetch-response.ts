@@ -1,20 +1,33 @@
 import type { ServerResponse } from 'node:http'
-import { responseText } from '../core/responses.js'
+import type { Reply } from '../core/api-errors.js'
 
 /**
- * Writes a Fetch `Response` to a Node response in one `writeHead` and one `end`, with a
- * Content-Length so small JSON bodies are not chunked. Headers set earlier (CORS) are
- * kept; the response's own win.
+ * Writes a reply of the core in one `writeHead` and one `end`, with a Content-Length so
+ * small JSON bodies are not chunked and leave in the same packet as the head. Headers
+ * set earlier (CORS) are kept; the reply's own win.
  */
-export async function sendFetchResponse(response: Response, outgoing: ServerResponse) {
+export function sendReply(reply: Reply, outgoing: ServerResponse) {
+  const headers: string[] = []
+  for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
+  headers.push('content-length', String(Buffer.byteLength(reply.text)))
+  outgoing.writeHead(reply.status, headers)
+  outgoing.end(reply.text)
+}
+
+/**
+ * Writes a Fetch `Response` to a Node response in one `writeHead` and one `end`. `text`
+ * is its body when the adapter knows it already (the sandbox's own answers, built
+ * without a body stream); any other response (a user's handler's) is read whole.
+ */
+export async function sendFetchResponse(
+  response: Response,
+  outgoing: ServerResponse,
+  text?: string,
+) {
   // A flat [name, value, ...] list: no object per response, and Set-Cookie stays a list.
   const headers: string[] = []
   for (const [name, value] of response.headers) headers.push(name, value)
-  // The sandbox's own responses come with their text: written as a string, it leaves in
-  // the same packet as the head, and the body stream is never read back.
-  const body =
-    responseText(response) ??
-    (response.body === null ? undefined : await readAll(response.body))
+  const body = text ?? (response.body === null ? undefined : await readAll(response.body))
   if (body !== undefined) headers.push('content-length', String(Buffer.byteLength(body)))
   outgoing.writeHead(response.status, headers)
   outgoing.end(body)

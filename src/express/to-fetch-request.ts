@@ -2,14 +2,21 @@ import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 
 /**
- * Turns a Node request into the Fetch `Request` msw's handlers take. `path` is the URL
- * as the middleware sees it (below its mount point), so the sandbox can be mounted at
- * `/mock` and still answer `/mock/v1/pets` as `/v1/pets`. The body is not in it: the
- * middleware reads it and attaches it (`attachRequestBody`).
+ * The URL of a Node request as the sandbox routes on it: the scheme of its socket, its
+ * Host (checked by the caller with the core's `checkHost`; `localhost` stands in for one
+ * that is missing or refused) and `target`, the path and query as the adapter sees them
+ * (below its mount point, so `/mock/v1/pets` answers as `/v1/pets`).
  */
-export function toFetchRequest(incoming: IncomingMessage, path: string): Request {
+export function requestUrl(incoming: IncomingMessage, host: string, target: string): URL {
   const protocol = (incoming.socket as TLSSocket).encrypted ? 'https' : 'http'
-  const host = incoming.headers.host || 'localhost'
+  return new URL(`${protocol}://${host}${target}`)
+}
+
+/**
+ * Turns a Node request into the Fetch `Request` msw's handlers take, without its body:
+ * the adapter reads the body itself and hands it to the sandbox beside the request.
+ */
+export function toFetchRequest(incoming: IncomingMessage, url: URL): Request {
   const headers = new Headers()
   const raw = incoming.rawHeaders
   for (let index = 0; index < raw.length; index += 2) {
@@ -17,11 +24,19 @@ export function toFetchRequest(incoming: IncomingMessage, path: string): Request
     // HTTP/2 pseudo-headers (":path") are not headers to the Fetch API.
     if (name.charCodeAt(0) !== 58) headers.append(name, raw[index + 1] as string)
   }
-  const init: RequestInit = { method: incoming.method ?? 'GET', headers }
-  try {
-    return new Request(`${protocol}://${host}${path}`, init)
-  } catch {
-    // A Host header that is not a valid authority: the path is what routes anyway.
-    return new Request(`${protocol}://localhost${path}`, init)
-  }
+  return new Request(url, { method: incoming.method ?? 'GET', headers })
+}
+
+/**
+ * The path and query of a request target, as sent. Proxies send the absolute form
+ * (`GET http://host/v1/pets HTTP/1.1`), which HTTP/1.1 servers must accept too; its
+ * scheme and authority are cut off as text, not through a URL parser, which would
+ * resolve dot segments before the sandbox could refuse them.
+ */
+export function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47) return target
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target)
+  if (!absolute) return target
+  const rest = target.slice(absolute[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
 }

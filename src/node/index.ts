@@ -1,7 +1,10 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
+import { assertSupportedMsw } from './check-msw.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
+
+assertSupportedMsw('petstore-sandbox/node')
 
 /**
  * msw's `setupServer` over a sandbox, plus the sandbox itself. `resetHandlers()` also

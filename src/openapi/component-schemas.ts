@@ -1,11 +1,11 @@
 import * as z from 'zod'
+import { API_ERROR_CODES } from '../core/api-errors.js'
 import {
   apiErrorSchema,
   newPetSchema,
   petSchema,
   petStatusSchema,
 } from '../core/schemas.js'
-import { API_ERROR_CODES } from './error-codes.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>

@@ -1,7 +1,6 @@
-import { CONTROL_PATH } from '../core/control.js'
+import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
 import { COMPONENT_RESPONSES, OPERATION_DOCS, type Json } from './operations.js'
-import { ROUTES, type RouteDescriptor } from './routes.js'
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -41,7 +40,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
       version: '1.0.0',
       description: [
         "The v1 interface of the Pet Adoption Service as the sandbox serves it, plus the sandbox's own control API under /__sandbox.",
-        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (README.md).",
+        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a path with dot segments or an encoded slash or dot is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (README.md).",
         'Parts that exist only in the sandbox (the X-Sandbox-* parameters, /__sandbox) carry the tag Sandbox and the extension `x-sandbox: true`: leave them out to generate a client of the real API.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
@@ -85,7 +84,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
         'x-sandbox': true,
       },
     ],
-    paths: createPaths(ROUTES, origin),
+    paths: createPaths(origin),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -113,14 +112,20 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
   }
 }
 
-/** The document's paths: each route once, under its template, documented by operationId. */
-function createPaths(routes: readonly RouteDescriptor[], origin: string) {
+/**
+ * The document's paths: each route of the core's route table once, under its template,
+ * documented by operationId.
+ */
+function createPaths(origin: string) {
   const paths: Record<string, Json> = {}
-  for (const route of routes) {
+  const routes = [
+    ...API_ROUTES.map((route) => ({ route, control: false })),
+    ...CONTROL_ROUTES.map((route) => ({ route, control: true })),
+  ]
+  for (const { route, control } of routes) {
     const doc = OPERATION_DOCS[route.operationId]
     if (!doc)
       throw new Error(`Failed to document ${route.operationId}: no documentation.`)
-    const control = route.scope === 'control'
     const template = control ? `${CONTROL_PATH}${route.path}` : route.path
     const item = (paths[template] ??= control
       ? {

@@ -30,6 +30,17 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     [['--seed', '4.2'], /--seed must be an integer/],
     [['--port', '1', '--port', '2'], /given twice/],
     [['serve'], /Unknown command "serve"/],
+    [['-p'], /--port needs a value, e\.g\. --port 4010/],
+    [['--port='], /--port needs a value/],
+    [['--port', '1', '-p', '2', '--port', '3'], /--port was given 3 times/],
+    [['--logformat', 'json'], /Unknown option --logformat\. Did you mean --log-format\?/],
+    [['--seed', '1e3'], /--seed must be an integer such as 42, got "1e3"/],
+    [['--latency', '1-2-3'], /--latency must be .*, got "1-2-3"/],
+    [['scenarios', '--port', '1'], /--port does not apply to petstore-sandbox scenarios/],
+    [
+      ['scenarios', '--scenario'],
+      /--scenario needs a value, e\.g\. --scenario \.\/my-scenario\.json/,
+    ],
   ])('%j', async (args, message) => {
     const { code, lines, stdout } = await fails(args)
     expect(code).toBe(2)
@@ -40,12 +51,42 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     expect(stdout).toBe('')
   })
 
-  test('an unknown scenario name lists the known ones', async () => {
-    const { code, lines } = await fails(['--scenario', 'rate-limitted', '--port', '0'])
+  test.each([
+    ['rate-limitted', 'rate-limited'],
+    ['rate-limit', 'rate-limited'],
+    ['expired', 'expired-key'],
+  ])(
+    'an unknown scenario name %j suggests %j and lists the known ones',
+    async (typed, meant) => {
+      const { code, lines } = await fails(['--scenario', typed, '--port', '0'])
+      expect(code).toBe(1)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(`Unknown scenario "${typed}". Did you mean ${meant}?`)
+      for (const name of SCENARIO_NAMES) expect(lines[0]).toContain(name)
+      expect(lines[0]).toMatch(/--scenario \.\/my-scenario\.json/)
+    },
+  )
+
+  test('a scenario name close to none suggests nothing', async () => {
+    const { code, lines } = await fails(['--scenario', 'chaos', '--port', '0'])
     expect(code).toBe(1)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/no scenario named "rate-limitted"/)
-    for (const name of SCENARIO_NAMES) expect(lines[0]).toContain(name)
+    expect(lines[0]).toMatch(
+      /^petstore-sandbox: Unknown scenario "chaos"\. The scenarios are /,
+    )
+  })
+
+  test('a file given without ./ is read as a name; the message says how to load the file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    writeFileSync(join(folder, 'flaky'), '{}')
+    try {
+      const cli = await runCli(['--scenario', 'flaky', '--port', '0'], { cwd: folder })
+      expect((await cli.exited).code).toBe(1)
+      expect(cli.stderr()).toMatch(
+        /Unknown scenario "flaky"\..* give its path: --scenario \.\/flaky\./,
+      )
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   test('a scenario file with a mistake names the file, the field and what is allowed', async () => {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSandboxApp, listenSandboxApp } from 'petstore-sandbox/express'
 import { rawRequest } from '../hostile/raw-http.js'
 
@@ -24,4 +24,98 @@ test('a request line with an absolute URL is answered like its path', async () =
   expect(reply.status).toBe(200)
   expect(JSON.parse(reply.body)).toHaveLength(2)
   expect(reply.headers['x-ratelimit-remaining']).toBe('59')
+})
+
+const send = (line: string, headers = `Host: 127.0.0.1:${port}`, body = '') =>
+  rawRequest(port, [
+    `${line} HTTP/1.1\r\n${headers}\r\nAuthorization: Bearer sandbox-free-key\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  ])
+
+/** The control API's view of the sandbox, to see that no refused request changed it. */
+async function state() {
+  const reply = await send('GET /__sandbox')
+  const body = JSON.parse(reply.body) as { scenario: { name: string }; counts: unknown }
+  return { scenario: body.scenario.name, counts: body.counts }
+}
+
+describe('a path that could name two endpoints is 400 invalid_path before any routing', () => {
+  test.each([
+    'POST /v1/%2e%2e/__sandbox/reset',
+    'POST /v1/%2E%2E/__sandbox/reset',
+    'POST /v1/.%2e/__sandbox/reset',
+    'POST /v1/../__sandbox/reset',
+    'POST /v1/pets/../../__sandbox/reset',
+    'POST /v1/./../__sandbox/reset',
+    'POST /v1%2f..%2f__sandbox/reset',
+    'POST /v1\\..\\__sandbox/reset',
+    'POST /v1/%5c../__sandbox/reset',
+    'PUT /v1/%2e%2e/__sandbox/scenario',
+    'GET /v1/pets/%2e%2e',
+    'GET /v1/pets%2F1',
+    'GET /v1/./pets',
+    'GET /__sandbox/../v1/pets',
+    'GET /demo/%2e%2e/openapi.json',
+  ])('%s', async (line) => {
+    const created = await send(
+      'POST /v1/pets',
+      undefined,
+      JSON.stringify({ name: 'Kept', categoryId: 1 }),
+    )
+    expect(created.status).toBe(201)
+    const before = await state()
+    const reply = await send(line, undefined, JSON.stringify({ name: 'rate-limited' }))
+    expect(reply.status).toBe(400)
+    expect(JSON.parse(reply.body)).toMatchObject({ code: 'invalid_path', status: 400 })
+    expect(JSON.parse(reply.body).message).toMatch(/segment/)
+    expect(reply.headers['content-type']).toBe('application/json')
+    expect(reply.headers['x-ratelimit-limit']).toBe('60')
+    expect(await state()).toEqual(before)
+  })
+
+  test('the absolute form of a request target is checked as sent too', async () => {
+    const before = await state()
+    const reply = await send(`POST http://127.0.0.1:${port}/v1/../__sandbox/reset`)
+    expect(reply.status).toBe(400)
+    expect(JSON.parse(reply.body).code).toBe('invalid_path')
+    expect(await state()).toEqual(before)
+  })
+
+  test('dots inside a segment are only characters', async () => {
+    expect((await send('GET /v1/pets/1.5')).status).toBe(400)
+    expect(JSON.parse((await send('GET /v1/pets/1.5')).body).code).toBe(
+      'validation_failed',
+    )
+    expect((await send('GET /v1/pets...')).status).toBe(404)
+  })
+})
+
+describe('a Host that is not a host is 400 invalid_host', () => {
+  test.each([
+    '127.0.0.1/__sandbox/reset#',
+    '127.0.0.1/__sandbox/reset?',
+    'user@127.0.0.1',
+    '127.0.0.1:4010/x',
+    '127.0.0.1\\__sandbox',
+    'a b',
+    '127.0.0.1:99999',
+  ])('Host: %s', async (host) => {
+    const before = await state()
+    for (const line of ['POST /v1/pets', 'GET /', 'POST /__sandbox/reset']) {
+      const reply = await send(line, `Host: ${host}`)
+      expect(reply.status, line).toBe(400)
+      expect(JSON.parse(reply.body)).toMatchObject({ code: 'invalid_host', status: 400 })
+    }
+    expect(await state()).toEqual(before)
+  })
+
+  test('a host with a port, an IPv6 address and a name are hosts', async () => {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      'localhost',
+      'sandbox.test',
+    ]) {
+      expect((await send('GET /v1/pets?limit=1', `Host: ${host}`)).status, host).toBe(200)
+    }
+  })
 })

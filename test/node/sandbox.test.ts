@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { getResponse } from 'msw'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox, SandboxError, setupSandboxServer } from 'petstore-sandbox/node'
+import { failOnUnhandledRequest } from '../msw-options.js'
 
 const auth = { authorization: 'Bearer sandbox-free-key' }
 
@@ -29,7 +30,7 @@ const server = setupSandboxServer({
   clock: { now: '2027-01-01T00:00:00Z', frozen: true },
 })
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen(failOnUnhandledRequest))
 afterEach(() => server.resetHandlers())
 afterAll(() => server.close())
 

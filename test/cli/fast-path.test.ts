@@ -1,13 +1,14 @@
-import {
-  getResponse,
-  http,
-  RequestHandler,
-  type HttpHandler,
-  type HttpResponseResolver,
-} from 'msw'
+import { getResponse, http, RequestHandler, type HttpHandler } from 'msw'
 import { afterEach, expect, test, vi } from 'vitest'
-import { SandboxHandler } from './handlers.js'
-import { createSandbox } from './sandbox.js'
+import { createSandbox } from 'petstore-sandbox'
+import { cliFastPath, FastSandboxHandler } from '../../src/cli/fast-path.js'
+import { createSandboxHandlers } from '../../src/core/handlers.js'
+
+// The CLI's fast path relies on msw internals; these tests run on the msw the CLI bundle
+// is built with (pinned in both CI legs) and fail when those internals change.
+
+const fastHandlers = (sandbox: ReturnType<typeof createSandbox>) =>
+  createSandboxHandlers(sandbox, { define: cliFastPath.define })
 
 const URLS = [
   'http://127.0.0.1:4010/v1/pets?limit=20',
@@ -38,7 +39,7 @@ test.each([
   'the handlers match every URL as http.all would, without reading cookies (%s)',
   async (_name, options) => {
     const sandbox = createSandbox({ seed: 42, ...options })
-    for (const handler of sandbox.handlers) {
+    for (const handler of fastHandlers(sandbox)) {
       for (const url of URLS) {
         const { ours, msw } = await parseBoth(handler, url)
         expect(ours.match, `${handler.info.header} ${url}`).toEqual(msw.match)
@@ -53,7 +54,7 @@ test('a request with cookies is answered like one without', async () => {
   const sandbox = createSandbox({ seed: 42 })
   const ask = (headers: Record<string, string>) =>
     getResponse(
-      sandbox.handlers,
+      fastHandlers(sandbox),
       new Request('http://127.0.0.1/v1/pets?limit=2', {
         headers: { authorization: 'Bearer sandbox-free-key', ...headers },
       }),
@@ -95,14 +96,9 @@ async function runAll(handlers: RequestHandler[], requests: Request[]) {
 
 test("run gives what msw's own run gives, without an abort per request", async () => {
   const clock = { now: '2026-03-01T12:00:00Z', frozen: true }
-  const ours = createSandbox({ seed: 42, clock }).handlers
-  // The same resolvers in plain http.all handlers, over a second, identical sandbox.
-  const twins = createSandbox({ seed: 42, clock }).handlers.map((handler) =>
-    http.all(
-      handler.info.path,
-      (handler as unknown as { resolver: HttpResponseResolver }).resolver,
-    ),
-  )
+  const ours = fastHandlers(createSandbox({ seed: 42, clock }))
+  // The sandbox's own http.all handlers, over a second, identical sandbox.
+  const twins = createSandbox({ seed: 42, clock }).handlers
   const auth = { authorization: 'Bearer sandbox-free-key' }
   const requests = () => [
     new Request('http://127.0.0.1/v1/pets?limit=2', { headers: auth }),
@@ -128,7 +124,7 @@ test("run gives what msw's own run gives, without an abort per request", async (
 })
 
 test('a CONNECT request matches no handler, as in msw 3', async () => {
-  const api = createSandbox({ seed: 42 }).handlers[0]!
+  const api = fastHandlers(createSandbox({ seed: 42 }))[0]!
   // undici refuses to build a CONNECT Request; msw 3's interceptors make their own.
   const connect = { method: 'CONNECT', url: 'http://127.0.0.1:4010/v1/pets' } as Request
   const get = new Request(connect.url)
@@ -142,7 +138,7 @@ test('a CONNECT request matches no handler, as in msw 3', async () => {
 test('a thrown Response is the answer and a thrown error propagates, as in http.all', async () => {
   const url = 'http://127.0.0.1/teapot'
   for (const make of [
-    (answer: () => Promise<Response>) => new SandboxHandler(/\/teapot$/, answer),
+    (answer: () => Promise<Response>) => new FastSandboxHandler(/\/teapot$/, answer),
     (answer: () => Promise<Response>) => http.all(/\/teapot$/, answer),
   ]) {
     const thrownResponse = make(async () => {
@@ -156,4 +152,21 @@ test('a thrown Response is the answer and a thrown error propagates, as in http.
     })
     await expect(getResponse([thrownError], new Request(url))).rejects.toThrow('boom')
   }
+})
+
+test("msw keeps each request's clone in RequestHandler.cache, which prepare fills with the request itself", async () => {
+  expect(RequestHandler.cache).toBeInstanceOf(WeakMap)
+  const handler = http.all(/\/v1\/pets$/, () => new Response('ok'))
+  const request = new Request('http://127.0.0.1/v1/pets')
+  await handler.run({ request, requestId: 'r1' })
+  const clone = RequestHandler.cache.get(request)
+  expect(clone).toBeInstanceOf(Request)
+  expect(clone).not.toBe(request)
+
+  const prepared = new Request('http://127.0.0.1/v1/pets')
+  cliFastPath.prepare(prepared)
+  const cloneSpy = vi.spyOn(Request.prototype, 'clone')
+  const result = await handler.run({ request: prepared, requestId: 'r2' })
+  expect(result?.request).toBe(prepared)
+  expect(cloneSpy).not.toHaveBeenCalled()
 })

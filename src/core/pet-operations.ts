@@ -1,0 +1,121 @@
+import { fail, forcedFailure, type Failure } from './api-errors.js'
+import { GET_PET_SUNSET } from './deprecation.js'
+import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.js'
+import type { Operation, Scenario } from './scenarios.js'
+import {
+  isJsonMediaType,
+  validateListQuery,
+  validateNewPet,
+  validatePetId,
+} from './validation.js'
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/** `GET /pets`: up to `limit` pets in id order, optionally of one status. */
+export async function listPets({ url, scenario, dataset }: ApiCall): Promise<Answer> {
+  const query = validateListQuery(url.searchParams)
+  if (!query.ok) return fail('validation_failed', query.message)
+  const forced = forcedError(scenario, 'listPets')
+  if (forced) return forced
+  return { status: 200, body: (await dataset()).list(query.value) }
+}
+
+/** `POST /pets`: a NewPet in, the stored Pet (with its id) out. */
+export async function createPet({
+  request,
+  scenario,
+  dataset,
+  body,
+}: ApiCall): Promise<Answer> {
+  const contentType = request.headers.get('content-type')
+  const bytes = await body()
+  if (bytes.length > 0 && !isJsonMediaType(contentType)) {
+    return fail(
+      'unsupported_media_type',
+      `The body must be JSON: send "Content-Type: application/json"${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (the header is missing)'}.`,
+    )
+  }
+  let text: string
+  try {
+    // JSON is UTF-8 (RFC 8259): undecodable bytes would be stored as U+FFFD.
+    text = UTF8.decode(bytes)
+  } catch {
+    return fail(
+      'invalid_json',
+      'The body is not valid UTF-8, so it is not valid JSON. Send the JSON text encoded as UTF-8, e.g. {"name":"Rex","categoryId":1}.',
+    )
+  }
+  if (text.trim().length === 0) {
+    return fail(
+      'validation_failed',
+      'Invalid body: a NewPet is required, e.g. {"name":"Rex","categoryId":1,"status":"available"}.',
+    )
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    // Our own words, not the engine's JSON.parse message, which differs between Node
+    // and browsers: every runtime answers alike.
+    return fail(
+      'invalid_json',
+      'The body is not valid JSON (check quotes, commas and brackets). Send a JSON object such as {"name":"Rex","categoryId":1}.',
+    )
+  }
+  const pet = validateNewPet(parsed)
+  if (!pet.ok) return fail('validation_failed', pet.message)
+  const forced = forcedError(scenario, 'createPet')
+  if (forced) return forced
+  return { status: 201, body: await (await dataset()).create(pet.value) }
+}
+
+/** `GET /pets/{petId}` (deprecated): one pet, 410 once the clock passes the sunset. */
+export async function getPet({
+  ctx,
+  params,
+  scenario,
+  apiBase,
+  dataset,
+}: ApiCall): Promise<Answer> {
+  // Removed means removed, whatever the id: the sunset comes before validation.
+  if (ctx.clock.now() >= GET_PET_SUNSET) {
+    return fail(
+      'endpoint_removed',
+      `GET ${apiBase}/pets/{petId} was removed on 5 December 2030 (see the Sunset header). Use GET ${apiBase}/pets with the status filter instead.`,
+    )
+  }
+  const id = validatePetId(params.petId as string)
+  if (!id.ok) return fail('validation_failed', id.message)
+  const forced = forcedError(scenario, 'getPet')
+  if (forced) return forced
+  const pet = (await dataset()).get(id.value)
+  if (!pet) {
+    return fail(
+      'not_found',
+      `No pet with id ${id.value}. List the existing ones with GET ${apiBase}/pets.`,
+    )
+  }
+  return { status: 200, body: pet }
+}
+
+/** `GET /store/orders`: mentioned by the seed, its shape not shown, so not modelled. */
+export function listOrders({ apiBase }: ApiCall): Answer {
+  return fail(
+    'not_implemented',
+    `GET ${apiBase}/store/orders is mentioned by the API but its shape is not published, so the sandbox does not model it. Use ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}.`,
+  )
+}
+
+/** The failure a scenario forces on an operation (after validation, before the data). */
+function forcedError(scenario: Scenario, operation: Operation): Failure | undefined {
+  const forced = scenario.errors?.[operation] ?? scenario.errors?.['*']
+  if (!forced) return undefined
+  return forcedFailure(
+    forced.status,
+    forced.code,
+    forced.message ??
+      (forced.code === 'not_found' && operation === 'getPet'
+        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
+        : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
+  )
+}

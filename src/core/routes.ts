@@ -1,0 +1,241 @@
+import type { ApiContext } from './api.js'
+import type { Failure, HeaderMap } from './api-errors.js'
+import type { Dataset } from './dataset.js'
+import {
+  getClock,
+  getScenario,
+  getState,
+  listRequests,
+  putScenario,
+  resetSandbox,
+  setClock,
+} from './control-operations.js'
+import { createPet, getPet, listOrders, listPets } from './pet-operations.js'
+import type { Sandbox } from './sandbox.js'
+import type { Operation, Scenario } from './scenarios.js'
+
+/**
+ * The route table: every operation of the v1 API and of the control API, once. Routing,
+ * `Allow`, the 404 hints, the journal's operation names, the landing page, the banner
+ * and the OpenAPI `paths` all read it.
+ * @see README.md#design
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+/** What a resolver answers: a status and a JSON body, or a failure. */
+export type Answer = { status: number; body: unknown; headers?: HeaderMap } | Failure
+
+/** What an operation of the v1 API gets. */
+export interface ApiCall {
+  ctx: ApiContext
+  request: Request
+  url: URL
+  /** Path parameters by name (`petId`), as sent (still percent-encoded). */
+  params: Record<string, string>
+  scenario: Scenario
+  /** The base path the request came in on (`/v1`), for messages and links. */
+  apiBase: string
+  /** The data this request sees (a data scenario's own, or the sandbox's). */
+  dataset(): Promise<Dataset>
+  /** The request body, as the transport read it. */
+  body(): Promise<Uint8Array>
+}
+
+/** What an operation of the control API gets. */
+export interface ControlCall {
+  sandbox: Sandbox
+  request: Request
+  url: URL
+  /** The request body, as the transport read it. */
+  body(): Promise<Uint8Array>
+}
+
+interface RouteBase {
+  method: Method
+  /** The path below the scope's base, as an OpenAPI template (`/pets/{petId}`); '' is the base itself. */
+  path: string
+  operationId: string
+  /** One line for the landing page, the banner and the OpenAPI summary. */
+  summary: string
+  deprecated?: true
+}
+
+export interface ApiRoute extends RouteBase {
+  /** The seed's operation names; `listOrders` is mentioned by the seed, not modelled. */
+  operationId: Operation | 'listOrders'
+  /** Whether the sandbox models it (false: 501, its shape is not published). */
+  modelled: boolean
+  resolve(call: ApiCall): Answer | Promise<Answer>
+}
+
+export interface ControlRoute extends RouteBase {
+  resolve(call: ControlCall): Answer | Promise<Answer>
+}
+
+/** Where the v1 API's operations live below each base address (`/v1`). */
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/pets',
+    operationId: 'listPets',
+    summary: 'List animals: ?limit=1..100 (default 20), ?status=available|pending|sold.',
+    modelled: true,
+    resolve: listPets,
+  },
+  {
+    method: 'POST',
+    path: '/pets',
+    operationId: 'createPet',
+    summary:
+      'Add an animal: {"name":"Rex","categoryId":1,"status":"available"} → 201 Pet.',
+    modelled: true,
+    resolve: createPet,
+  },
+  {
+    method: 'GET',
+    path: '/pets/{petId}',
+    operationId: 'getPet',
+    summary:
+      'Get an animal. Deprecated: Deprecation, Sunset (5 December 2030) and Link headers; 410 after the sunset.',
+    deprecated: true,
+    modelled: true,
+    resolve: getPet,
+  },
+  {
+    method: 'GET',
+    path: '/store/orders',
+    operationId: 'listOrders',
+    summary: 'Mentioned by the API, shape not published: 501 not_implemented.',
+    modelled: false,
+    resolve: listOrders,
+  },
+]
+
+/** The control API's base path, beside the API's on every origin the API answers. */
+export const CONTROL_PATH = '/__sandbox'
+
+/** The control API (`/__sandbox`), in every runtime. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '',
+    operationId: 'getSandboxState',
+    summary: 'State: scenario, seed, counts, keys, clock.',
+    resolve: getState,
+  },
+  {
+    method: 'POST',
+    path: '/reset',
+    operationId: 'resetSandbox',
+    summary:
+      'Back to the start: seeded data, fresh rate-limit windows, clock, startup scenario.',
+    resolve: resetSandbox,
+  },
+  {
+    method: 'GET',
+    path: '/scenario',
+    operationId: 'getScenario',
+    summary: 'The active scenario.',
+    resolve: getScenario,
+  },
+  {
+    method: 'PUT',
+    path: '/scenario',
+    operationId: 'useScenario',
+    summary: 'Switch scenario: {"name":"rate-limited"}.',
+    resolve: putScenario,
+  },
+  {
+    method: 'GET',
+    path: '/clock',
+    operationId: 'getClock',
+    summary: 'The sandbox clock.',
+    resolve: getClock,
+  },
+  {
+    method: 'POST',
+    path: '/clock',
+    operationId: 'setClock',
+    summary: 'Move time: {"advanceSeconds":60} or {"now":"2031-01-01T00:00:00Z"}.',
+    resolve: setClock,
+  },
+  {
+    method: 'GET',
+    path: '/requests',
+    operationId: 'listRequests',
+    summary: 'The most recent /v1 requests with their status, code, key and scenario.',
+    resolve: listRequests,
+  },
+]
+
+/** Where a method and path lead in one scope. */
+export type RouteMatch<R> =
+  | { kind: 'route'; route: R; params: Record<string, string> }
+  /** The path exists, not with this method: 405 with `Allow`. */
+  | { kind: 'method-not-allowed'; allow: string }
+  | { kind: 'not-found' }
+
+interface CompiledPath<R> {
+  pattern: RegExp
+  names: string[]
+  routes: R[]
+  allow: string
+}
+
+/**
+ * A router over one scope's routes: each path template compiled once, methods grouped
+ * by path so `Allow` lists them in table order.
+ */
+export function createRouter<R extends RouteBase>(
+  routes: readonly R[],
+): (method: string, path: string) => RouteMatch<R> {
+  const paths: CompiledPath<R>[] = []
+  for (const route of routes) {
+    let compiled = paths.find((entry) => entry.routes[0]?.path === route.path)
+    if (!compiled) {
+      const names: string[] = []
+      const source = route.path
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const name = /^\{([^}]+)\}$/.exec(part)?.[1]
+          if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+          names.push(name)
+          return '([^/]+)'
+        })
+        .join('')
+      compiled = { pattern: new RegExp(`^${source}$`), names, routes: [], allow: '' }
+      paths.push(compiled)
+    }
+    compiled.routes.push(route)
+    compiled.allow = compiled.routes.map((entry) => entry.method).join(', ')
+  }
+  return (method, path) => {
+    for (const compiled of paths) {
+      const match = compiled.pattern.exec(path)
+      if (!match) continue
+      const route = compiled.routes.find((entry) => entry.method === method)
+      if (!route) return { kind: 'method-not-allowed', allow: compiled.allow }
+      const params: Record<string, string> = {}
+      compiled.names.forEach((name, index) => {
+        params[name] = match[index + 1] as string
+      })
+      return { kind: 'route', route, params }
+    }
+    return { kind: 'not-found' }
+  }
+}
+
+/** "GET /v1/pets, POST /v1/pets and GET /v1/pets/{petId}": a scope's endpoints for messages. */
+export function listEndpoints<R extends RouteBase>(
+  routes: readonly R[],
+  base: string,
+  include: (route: R) => boolean = () => true,
+): string {
+  const names = routes
+    .filter(include)
+    .map((route) => `${route.method} ${base}${route.path}`)
+  return names.length <= 1
+    ? names.join('')
+    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
