@@ -194,12 +194,27 @@ export default tseslint.config(
     },
   },
   {
-    // express -> core and node (Node file loading).
+    // express -> core, node (Node file loading) and openapi (the served document).
     files: ['src/express/**/*.ts'],
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['yargs', 'msw/browser']),
-        patterns: [onlyFrom('express', ['core', 'node', 'index.js'])],
+        patterns: [onlyFrom('express', ['core', 'node', 'openapi', 'index.js'])],
+      }),
+    },
+  },
+  {
+    // openapi -> core: the document is built from the core's route table and schemas,
+    // with no runtime's packages; only the build and the server import it.
+    files: ['src/openapi/**/*.ts'],
+    ignores: ['src/openapi/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        paths: [
+          ...nodeBuiltins.paths,
+          ...runtimePackages(['express', 'yargs', 'msw/node', 'msw/browser']),
+        ],
+        patterns: [nodeBuiltins.pattern, onlyFrom('openapi', ['core'])],
       }),
     },
   },

@@ -142,7 +142,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: 'PUT',
     path: '/scenario',
-    operationId: 'setScenario',
+    operationId: 'useScenario',
     summary: 'Switch scenario: {"name":"rate-limited"}.',
     resolve: putScenario,
   },

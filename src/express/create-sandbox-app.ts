@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import express, {
   type Express,
   type NextFunction,
@@ -99,27 +98,19 @@ export function createSandboxApp(
     res.end(html)
   })
 
-  let openApi: Promise<Buffer> | undefined
-  app.get('/openapi.json', async (_req, res, next) => {
-    if (!assets.openApiFile) {
-      return sendError(
-        res,
-        'not_found',
-        'This build of petstore-sandbox has no OpenAPI document. Run "npm run build" in the package to produce dist/openapi.json.',
-      )
-    }
-    try {
-      openApi ??= readFile(assets.openApiFile)
-      const document = await openApi
-      res.writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': document.length,
-      })
-      res.end(document)
-    } catch (error) {
-      openApi = undefined
-      next(error)
-    }
+  app.get('/openapi.json', async (req, res) => {
+    // Loaded on first use: zod's JSON Schema output is no part of the server's startup.
+    const { createOpenApiDocument } =
+      await import('../openapi/create-openapi-document.js')
+    // The document names the server it was fetched from, so "try it" tools call it
+    // (the Host was checked before routing).
+    const serverUrl = requestUrl(req, req.headers.host ?? 'localhost', '/').origin
+    const document = JSON.stringify(createOpenApiDocument({ serverUrl }), null, 2)
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(document),
+    })
+    res.end(document)
   })
 
   if (assets.demoDir) {

@@ -1,4 +1,6 @@
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { expect, test } from 'vitest'
+import { createOpenApiDocument } from '../../src/openapi/create-openapi-document.js'
 import { openApiProblems } from './openapi.js'
 
 const rateHeaders = () =>
@@ -48,6 +50,46 @@ test('the OpenAPI checker accepts a documented Pet and rejects wrong bodies, hea
     openApiProblems('GET', '/__sandbox/clock', 200, new Headers(), {
       now: 'later',
       frozen: true,
+    }),
+  ).not.toEqual([])
+})
+
+test('the document lets a production Pet carry a new field; the checker holds the sandbox to none', () => {
+  const document = createOpenApiDocument()
+  const ajv = new Ajv2020({ strict: false })
+  ajv.addSchema(document, 'openapi')
+  const validate = ajv.getSchema('openapi#/components/schemas/Pet')
+  const pet = { id: 1, name: 'Rex', categoryId: 2, adoptedAt: '2031-01-01' }
+  expect(validate?.(pet)).toBe(true)
+  expect(openApiProblems('GET', '/v1/pets/1', 200, rateHeaders(), pet)).not.toEqual([])
+})
+
+test('the checker holds unknown paths to the documented 404 and wrong methods to the 405 with Allow', () => {
+  const error = (status: number, code: string) => ({ code, message: 'x', status })
+  expect(
+    openApiProblems('GET', '/v1/animals', 404, rateHeaders(), error(404, 'not_found')),
+  ).toEqual([])
+  expect(
+    openApiProblems('GET', '/v1/animals', 404, new Headers(), error(404, 'not_found')),
+  ).toContain('header X-RateLimit-Limit is missing')
+  const allow = rateHeaders()
+  allow.set('allow', 'GET, POST')
+  expect(
+    openApiProblems('DELETE', '/v1/pets', 405, allow, error(405, 'method_not_allowed')),
+  ).toEqual([])
+  expect(
+    openApiProblems(
+      'DELETE',
+      '/v1/pets',
+      405,
+      rateHeaders(),
+      error(405, 'method_not_allowed'),
+    ),
+  ).toContain('header Allow is missing')
+  expect(
+    openApiProblems('POST', '/__sandbox', 405, new Headers({ allow: 'GET' }), {
+      ...error(405, 'method_not_allowed'),
+      extra: true,
     }),
   ).not.toEqual([])
 })

@@ -1,0 +1,92 @@
+// Lints the OpenAPI document with Spectral (.spectral.js) and Redocly (redocly.yaml).
+// Without an argument it lints what the sources give (src/openapi, bundled in memory, so
+// no build is needed first); `node scripts/lint-openapi.js dist/openapi.json` lints a file.
+// Exits 1 on any error or warning, printing each as "file:line:col severity rule message".
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { build } from 'esbuild'
+import { Document, Ruleset, Spectral } from '@stoplight/spectral-core'
+import Parsers from '@stoplight/spectral-parsers'
+import { lintFromString, loadConfig } from '@redocly/openapi-core'
+import ruleset from '../.spectral.js'
+
+const started = performance.now()
+const file = process.argv[2]
+// From the sources, the document is linted as the file it becomes.
+const source = resolve(file ?? 'dist/openapi.json')
+const text = file ? readFileSync(file, 'utf8') : await documentFromSources()
+
+const problems = [...(await spectral(text)), ...(await redocly(text))]
+const failures = problems.filter(
+  ({ severity }) => severity === 'error' || severity === 'warning',
+)
+for (const problem of problems) {
+  console.log(
+    `${file ?? 'openapi.json (src/openapi)'}${problem.where} ${problem.severity} ${problem.tool}/${problem.rule}: ${problem.message}`,
+  )
+}
+const seconds = ((performance.now() - started) / 1000).toFixed(1)
+if (failures.length > 0) {
+  console.error(
+    `lint:openapi: ${failures.length} error(s) or warning(s) in the OpenAPI document (${seconds} s). Fix the document's sources in src/openapi or src/core/schemas.ts.`,
+  )
+  process.exit(1)
+}
+console.log(
+  `lint:openapi: Spectral and Redocly found no errors or warnings (${seconds} s).`,
+)
+
+async function documentFromSources() {
+  const result = await build({
+    stdin: {
+      contents:
+        "import { createOpenApiDocument } from './src/openapi/create-openapi-document.ts'\nexport default JSON.stringify(createOpenApiDocument(), null, 2)",
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'error',
+  })
+  const code = result.outputFiles[0].text
+  const module = await import(
+    `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`
+  )
+  return module.default
+}
+
+async function spectral(text) {
+  const linter = new Spectral()
+  linter.setRuleset(
+    new Ruleset(ruleset, { severity: 'recommended', source: resolve('.spectral.js') }),
+  )
+  const results = await linter.run(new Document(text, Parsers.Json, source))
+  const severities = ['error', 'warning', 'info', 'hint']
+  return results.map((result) => ({
+    tool: 'spectral',
+    rule: result.code,
+    severity: severities[result.severity],
+    message: `${result.message} (at ${result.path.join('.')})`,
+    where: `:${result.range.start.line + 1}:${result.range.start.character + 1}`,
+  }))
+}
+
+async function redocly(text) {
+  const config = await loadConfig({ configPath: resolve('redocly.yaml') })
+  const problems = await lintFromString({
+    source: text,
+    absoluteRef: source,
+    config,
+  })
+  return problems
+    .filter(({ ignored }) => !ignored)
+    .map((problem) => ({
+      tool: 'redocly',
+      rule: problem.ruleId,
+      severity: problem.severity === 'warn' ? 'warning' : problem.severity,
+      message: `${problem.message} (at ${problem.location[0]?.pointer ?? '#/'})`,
+      where: '',
+    }))
+}

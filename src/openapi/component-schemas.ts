@@ -1,0 +1,178 @@
+import * as z from 'zod'
+import { API_ERROR_CODES } from '../core/api-errors.js'
+import {
+  apiErrorSchema,
+  newPetSchema,
+  petSchema,
+  petStatusSchema,
+} from '../core/schemas.js'
+
+/** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
+export type JsonSchema = Record<string, unknown>
+
+const dateTime = z
+  .string()
+  .meta({ format: 'date-time', examples: ['2026-11-23T13:35:00.000Z'] })
+const count = z.number().int().min(0)
+const scenarioSummary = z.object({
+  name: z.string().meta({ examples: ['rate-limited'] }),
+  description: z.string(),
+})
+
+/** What `GET /__sandbox/clock` and `POST /__sandbox/clock` answer (the core's ClockState). */
+export const clockStateSchema = z
+  .object({
+    now: dateTime.meta({ description: 'The sandbox time.' }),
+    frozen: z
+      .boolean()
+      .meta({ description: 'The clock stands still until set or advanced.' }),
+  })
+  .meta({ description: 'The sandbox clock.' })
+
+/** What the scenario endpoints answer. */
+export const scenarioStateSchema = z
+  .object({
+    name: z.string().meta({ description: 'The active scenario.', examples: ['default'] }),
+    description: z.string(),
+    startup: z.string().meta({ description: 'The scenario the sandbox started with.' }),
+  })
+  .meta({ description: 'The active scenario of the sandbox.' })
+
+/** What `GET /__sandbox` and `POST /__sandbox/reset` answer (the core's SandboxState). */
+export const sandboxStateSchema = z
+  .object({
+    scenario: scenarioSummary.meta({ description: 'The active scenario.' }),
+    startupScenario: z.string(),
+    scenarios: z.array(scenarioSummary).meta({ description: 'Every loaded scenario.' }),
+    seed: z.number().int(),
+    count: count.meta({ description: 'How many pets were seeded.' }),
+    counts: z.object({ pets: count }),
+    keys: z
+      .array(
+        z.object({
+          key: z.string().meta({ examples: ['sandbox-free-key'] }),
+          plan: z.string().meta({ examples: ['free'] }),
+          perMinute: count,
+          perDay: count,
+          expired: z.boolean(),
+        }),
+      )
+      .meta({ description: 'The demo API keys and their plans.' }),
+    clock: clockStateSchema,
+    baseUrls: z
+      .array(z.string())
+      .meta({ description: 'The base addresses the API answers on.' }),
+  })
+  .meta({ description: 'The state of the sandbox.' })
+
+/** One request of the journal (the core's JournalEntry). */
+export const journalEntrySchema = z
+  .object({
+    id: z.number().int(),
+    at: dateTime.meta({ description: 'Sandbox-clock time of the request.' }),
+    method: z.string(),
+    path: z.string().meta({ description: 'Path and query as sent.' }),
+    status: z.number().int(),
+    durationMs: z.number().min(0),
+    scenario: z.string(),
+    key: z
+      .string()
+      .optional()
+      .meta({ description: 'The demo key used, when it is a known key.' }),
+    plan: z.string().optional(),
+    operation: z.string().optional(),
+    code: z.string().optional(),
+    deprecated: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'The request used the deprecated getPet endpoint.' }),
+    ignoredRetryAfter: z.literal(true).optional().meta({
+      description:
+        "The request came while an earlier 429's Retry-After was still running.",
+    }),
+  })
+  .meta({ description: 'One request as the journal saw it (no bodies).' })
+
+/** What `GET /__sandbox/requests` answers. */
+export const journalSchema = z.object({ requests: z.array(journalEntrySchema) })
+
+/** The body of `PUT /__sandbox/scenario`. */
+export const scenarioSwitchSchema = z
+  .object({
+    name: z
+      .string()
+      .meta({ description: 'A loaded scenario.', examples: ['rate-limited'] }),
+  })
+  .meta({ examples: [{ name: 'rate-limited' }] })
+
+/** The body of `POST /__sandbox/clock`: at least one field; applied as reset, freeze, now, advanceSeconds. */
+export const clockChangeSchema = z
+  .strictObject({
+    advanceSeconds: z
+      .number()
+      .optional()
+      .meta({ description: 'Seconds to move the clock by (negative goes back).' }),
+    now: dateTime.optional().meta({ description: 'Set the clock to this instant.' }),
+    freeze: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Stop (true) or restart (false) the clock.' }),
+    reset: z.literal(true).optional().meta({ description: 'Back to the startup time.' }),
+  })
+  .meta({
+    description:
+      'At least one field. Fields apply in the order reset, freeze, now, advanceSeconds, all or none.',
+    examples: [{ advanceSeconds: 60 }, { now: '2031-01-01T00:00:00Z', freeze: true }],
+  })
+
+/**
+ * The document's component schemas, each a zod schema under its name. The API's come
+ * from the core (src/core/schemas.ts); the control API's are defined above.
+ */
+export const componentRegistry = z.registry<{ id: string }>()
+for (const [id, schema] of Object.entries({
+  PetStatus: petStatusSchema,
+  NewPet: newPetSchema,
+  Pet: petSchema,
+  Pets: z.array(petSchema).meta({ description: 'A bare array of Pet.' }),
+  Error: apiErrorSchema,
+  ClockState: clockStateSchema,
+  ClockChange: clockChangeSchema,
+  ScenarioState: scenarioStateSchema,
+  ScenarioSwitch: scenarioSwitchSchema,
+  SandboxState: sandboxStateSchema,
+  JournalEntry: journalEntrySchema,
+  Journal: journalSchema,
+})) {
+  componentRegistry.add(schema, { id })
+}
+
+/**
+ * How zod writes them. `io: 'input'` describes what a schema accepts: the core's objects
+ * strip unknown fields rather than reject them, so no object forbids extra properties
+ * (a production Pet may carry a new field), while the strict clock body still does.
+ */
+export const JSON_SCHEMA_OPTIONS: Parameters<typeof z.toJSONSchema>[1] = {
+  target: 'draft-2020-12',
+  io: 'input',
+  uri: (id) => `#/components/schemas/${id}`,
+  override: ({ zodSchema, jsonSchema }) => {
+    // The list of codes lives beside the document, not in the core's schema.
+    if (zodSchema === apiErrorSchema.shape.code) {
+      jsonSchema.description =
+        'Machine-readable error code: one of the examples (README.md#error-codes), or a code a scenario forces. Treat an unknown code by the HTTP status.'
+      jsonSchema.examples = [...API_ERROR_CODES]
+    }
+  },
+}
+
+/** zod's JSON Schema of every component, without the `$schema`/`$id` a document does not need. */
+export function createComponentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(componentRegistry, JSON_SCHEMA_OPTIONS)
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [
+      id,
+      schema as JsonSchema,
+    ]),
+  )
+}
