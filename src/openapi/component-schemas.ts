@@ -90,6 +90,10 @@ export const journalEntrySchema = z
       description:
         "The request came while an earlier 429's Retry-After was still running.",
     }),
+    override: z.literal(true).optional().meta({
+      description:
+        'One of your own msw handlers (option `handlers`, `--handlers`) answered it, not the sandbox.',
+    }),
   })
   .meta({ description: 'One request as the journal saw it (no bodies).' })
 
