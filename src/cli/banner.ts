@@ -10,6 +10,8 @@ export interface BannerInfo {
   /** How the data came to be: "50 pets from seed 42", "53 pets restored from ...". */
   data: string
   watching: string[]
+  /** "2 from ./mocks/overrides.js": your own msw handlers, answered first. */
+  handlers?: string
   openApi: boolean
   demo: boolean
 }
@@ -54,6 +56,7 @@ export function formatBanner(
     `  ${label('Overview')}${[`${info.origin}/`, info.openApi ? 'OpenAPI /openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
     `  ${label('Scenario')}${paint(BOLD, state.scenario.name)}: ${state.scenario.description}`,
     `  ${label('Data')}${info.data}`,
+    ...(info.handlers ? [`  ${label('Handlers')}${info.handlers}, answered first`] : []),
     ...(info.watching.length > 0
       ? [`  ${label('Watching')}${info.watching.join(', ')}`]
       : []),

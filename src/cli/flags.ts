@@ -66,6 +66,12 @@ export const SERVE_OPTIONS = defineFlags({
     describe: 'Delay every /v1 response: milliseconds (250) or a range (100-500)',
     coerce: latency,
   },
+  handlers: {
+    type: 'string',
+    example: './mocks/overrides.js',
+    describe:
+      'Your own msw handlers (an ES module exporting an array), answered before the sandbox',
+  },
   persist: {
     type: 'string',
     example: '.sandbox-state.json',
@@ -75,7 +81,7 @@ export const SERVE_OPTIONS = defineFlags({
     alias: 'w',
     type: 'boolean',
     default: false,
-    describe: 'Reload the --scenario file and --fixtures when they change',
+    describe: 'Reload the --scenario file, --fixtures and --handlers when they change',
   },
   quiet: {
     alias: 'q',

@@ -14,6 +14,7 @@ import {
   resolveNodeOptions,
 } from '../node/files.js'
 import { formatBanner } from './banner.js'
+import { loadHandlersModule } from './handlers-module.js'
 import { cliFastPath } from './fast-path.js'
 import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
@@ -45,6 +46,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ),
       )
     : undefined
+  const overrides = flags.handlers ? await loadHandlersModule(flags.handlers) : []
   const sandbox = startupStep(() =>
     createSandbox(
       resolveNodeOptions({
@@ -54,6 +56,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
         ...(flags.latency === undefined ? {} : { latency: flags.latency }),
         ...(store === undefined ? {} : { store }),
+        ...(overrides.length > 0 ? { handlers: overrides } : {}),
       }),
     ),
   )
@@ -77,13 +80,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const watched = [
     ...(flags.scenario !== undefined && isPath(flags.scenario) ? [flags.scenario] : []),
     ...(flags.fixtures !== undefined ? [flags.fixtures] : []),
+    ...(flags.handlers !== undefined ? [flags.handlers] : []),
   ]
   const watcher = flags.watch
     ? watchFiles(watched, (path) => void reload(path))
     : undefined
   if (flags.watch && watched.length === 0) {
     warn(
-      '--watch has nothing to watch: it reloads the files given with --scenario ./file.json and --fixtures.',
+      '--watch has nothing to watch: it reloads the files given with --scenario ./file.json, --fixtures and --handlers.',
     )
   }
 
@@ -99,6 +103,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
           ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
           : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
         watching: flags.watch ? watched : [],
+        ...(flags.handlers
+          ? { handlers: `${overrides.length} from ${flags.handlers}` }
+          : {}),
         openApi: assets.openApiFile !== undefined,
         demo: assets.demoDir !== undefined,
       },
@@ -119,6 +126,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
         if (scenario.name !== previous && sandbox.scenario.name === previous)
           sandbox.useScenario(scenario.name)
         report('scenario', path, `scenario "${scenario.name}" reloaded from ${path}`)
+      } else if (flags.handlers !== undefined && path === resolve(flags.handlers)) {
+        const handlers = await loadHandlersModule(path, true)
+        sandbox.useOverrides(handlers)
+        report(
+          'handlers',
+          path,
+          `${handlers.length} handler(s) reloaded from ${path} (files it imports are not reloaded)`,
+        )
       } else {
         await sandbox.reloadFixtures(loadFixturesFile(path))
         report('fixtures', path, `fixtures reloaded from ${path} (created pets kept)`)

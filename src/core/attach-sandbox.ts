@@ -1,8 +1,15 @@
+import { answeredBySandbox } from './handlers.js'
 import type { Sandbox } from './sandbox.js'
 
 /** What msw's `setupServer` and `setupWorker` share and the sandbox hooks into. */
 interface MswSetup {
   resetHandlers(...handlers: never[]): void
+  events: {
+    on(
+      event: 'response:mocked',
+      listener: (args: { request: Request; response: Response }) => void,
+    ): void
+  }
 }
 
 /**
@@ -15,6 +22,11 @@ export function attachSandbox<Setup extends MswSetup>(
   sandbox: Sandbox,
 ): Setup & { readonly sandbox: Sandbox } {
   const resetMswHandlers = setup.resetHandlers.bind(setup)
+  // Any mocked answer the sandbox did not give came from the user's own handlers (the
+  // handlers option, or server.use() in a test): journalled as an override.
+  setup.events.on('response:mocked', ({ request, response }) => {
+    if (!answeredBySandbox(request)) sandbox.recordOverride(request, response.status)
+  })
   Object.defineProperty(setup, 'sandbox', { value: sandbox, enumerable: true })
   setup.resetHandlers = (...next) => {
     resetMswHandlers(...next)

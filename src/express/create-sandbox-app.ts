@@ -79,6 +79,7 @@ export function createSandboxApp(
     createSandboxMiddleware(sandbox, {
       ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
       ...(adapter.fastPath ? { fastPath: adapter.fastPath } : {}),
+      overridesEverywhere: true,
     }),
   )
 

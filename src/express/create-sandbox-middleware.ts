@@ -4,10 +4,14 @@ import type {
   RequestHandler,
   Response as ExpressResponse,
 } from 'express'
-import { getResponse, type HttpHandler } from 'msw'
+import {
+  getResponse,
+  type HttpHandler,
+  type RequestHandler as MswRequestHandler,
+} from 'msw'
 import { fail, type Failure } from '../core/api-errors.js'
 import { SandboxError } from '../core/errors.js'
-import { createSandboxHandlers, type SandboxResolver } from '../core/handlers.js'
+import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost } from '../core/request-target.js'
 import { createSandbox, type HandleInit, type Sandbox } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
@@ -35,6 +39,11 @@ export interface ExpressAdapterOptions {
   bodyLimit?: number
   /** @internal The CLI's pinned-msw fast path; see {@link MswFastPath}. */
   fastPath?: MswFastPath
+  /**
+   * @internal Let the user's handlers (option `handlers`) answer any path, not only the
+   * sandbox's: the standalone app, where nothing else reads request bodies.
+   */
+  overridesEverywhere?: boolean
 }
 
 /** Sandbox options (paths allowed, as in `petstore-sandbox/node`) plus the adapter's. */
@@ -44,7 +53,7 @@ export type SandboxMiddlewareOptions = NodeSandboxOptions & ExpressAdapterOption
 export type SandboxMiddleware = RequestHandler & { readonly sandbox: Sandbox }
 
 /** The options of the adapter, not of the sandbox, when both come in one object. */
-const ADAPTER_KEYS = ['bodyLimit', 'fastPath']
+const ADAPTER_KEYS = ['bodyLimit', 'fastPath', 'overridesEverywhere']
 
 /**
  * Creates an Express 5 middleware that answers `/v1` and `/__sandbox` with the sandbox's
@@ -73,7 +82,7 @@ export function createSandboxMiddleware(
   // handlers see these requests, and only this adapter writes these responses.
   const inits = new WeakMap<Request, HandleInit>()
   const texts = new WeakMap<Response, string>()
-  const handlers = createSandboxHandlers(sandbox, {
+  const own = createSandboxHandler(sandbox, {
     init: (request) => inits.get(request),
     respond(reply) {
       const response = new Response(null, {
@@ -85,6 +94,7 @@ export function createSandboxMiddleware(
     },
     ...(fastPath ? { define: fastPath.define } : {}),
   })
+  const ownOnly = [own]
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const target = originForm(req.url)
@@ -97,8 +107,11 @@ export function createSandboxMiddleware(
       target,
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    if (!sandbox.owns(url, target)) return next()
-    void answer(req, res, next, url, target, badHost)
+    const owned = sandbox.owns(url, target)
+    if (!owned && !(adapter.overridesEverywhere && sandbox.overrides.length > 0)) {
+      return next()
+    }
+    void answer(req, res, next, url, target, badHost, owned)
   }
 
   async function answer(
@@ -108,10 +121,12 @@ export function createSandboxMiddleware(
     url: URL,
     target: string,
     badHost: Failure | undefined,
+    owned: boolean,
   ) {
     try {
-      const request = toFetchRequest(req, url)
-      if (badHost) return sendReply(sandbox.refuse(request, badHost, target), res)
+      if (badHost) {
+        return sendReply(sandbox.refuse(toFetchRequest(req, url), badHost, target), res)
+      }
       let body: Buffer | undefined
       if (req.readableEnded || (req as { _body?: boolean })._body) {
         // A body parser mounted before us consumed the stream: use what it kept.
@@ -120,7 +135,7 @@ export function createSandboxMiddleware(
         const read = await readBody(req, limit)
         if (!Buffer.isBuffer(read)) {
           const refused = sandbox.refuse(
-            request,
+            toFetchRequest(req, url),
             fail(
               'payload_too_large',
               `The request body is larger than the sandbox accepts (${limit.toLocaleString('en-US')} bytes). A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.`,
@@ -132,11 +147,18 @@ export function createSandboxMiddleware(
         }
         body = read
       }
+      // The user's handlers come first and may read the body: then it is in the request.
+      const overrides = sandbox.overrides
+      const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
       inits.set(request, body === undefined ? { target } : { body, target })
       fastPath?.prepare(request)
-      const response = await getResponse(handlers, request)
+      const handlers =
+        overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
+      const response = await getResponse(handlers as MswRequestHandler[], request)
       if (!response) return next()
-      await sendFetchResponse(response, res, texts.get(response))
+      const text = texts.get(response)
+      if (text === undefined) sandbox.recordOverride(request, response.status)
+      await sendFetchResponse(response, res, text)
     } catch (error) {
       next(error)
     }

@@ -13,10 +13,15 @@ export function requestUrl(incoming: IncomingMessage, host: string, target: stri
 }
 
 /**
- * Turns a Node request into the Fetch `Request` msw's handlers take, without its body:
- * the adapter reads the body itself and hands it to the sandbox beside the request.
+ * Turns a Node request into the Fetch `Request` msw's handlers take. The adapter reads
+ * the body itself and hands it to the sandbox beside the request; `body` puts it in the
+ * request too, for handlers of the user's that may read it.
  */
-export function toFetchRequest(incoming: IncomingMessage, url: URL): Request {
+export function toFetchRequest(
+  incoming: IncomingMessage,
+  url: URL,
+  body?: Uint8Array,
+): Request {
   const headers = new Headers()
   const raw = incoming.rawHeaders
   for (let index = 0; index < raw.length; index += 2) {
@@ -24,7 +29,11 @@ export function toFetchRequest(incoming: IncomingMessage, url: URL): Request {
     // HTTP/2 pseudo-headers (":path") are not headers to the Fetch API.
     if (name.charCodeAt(0) !== 58) headers.append(name, raw[index + 1] as string)
   }
-  return new Request(url, { method: incoming.method ?? 'GET', headers })
+  const method = incoming.method ?? 'GET'
+  const init: RequestInit = { method, headers }
+  if (body !== undefined && method !== 'GET' && method !== 'HEAD')
+    init.body = body as Uint8Array<ArrayBuffer>
+  return new Request(url, init)
 }
 
 /**

@@ -1,0 +1,4 @@
+import type { RequestHandler } from 'msw'
+
+declare const handlers: RequestHandler[]
+export default handlers

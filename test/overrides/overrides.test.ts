@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { JournalEntry } from 'petstore-sandbox'
+import { setupSandboxServer } from 'petstore-sandbox/node'
+import { afterAll, describe, expect, test } from 'vitest'
+import {
+  eventually,
+  killAll,
+  removeCliBuild,
+  runCli,
+  startServer,
+} from '../cli/cli-process.js'
+import { startApp } from '../express/start-app.js'
+import { failOnUnhandledRequest } from '../msw-options.js'
+import overrides from './overrides.js'
+
+const FILE = 'test/overrides/overrides.js'
+const FREE = { authorization: 'Bearer sandbox-free-key' }
+
+/** The same checks against a runtime, given its base address and its journal. */
+function overridesAreTheUsers(
+  start: () => Promise<{
+    origin: string
+    journal: () => Promise<JournalEntry[]>
+    stop: () => Promise<unknown>
+  }>,
+) {
+  return async () => {
+    const { origin, journal, stop } = await start()
+    try {
+      const pet = await fetch(`${origin}/v1/pets/4242`, { headers: FREE })
+      expect(pet.status).toBe(200)
+      expect(await pet.json()).toEqual({
+        id: 4242,
+        name: 'Overridden',
+        categoryId: 1,
+        status: 'available',
+      })
+      expect(pet.headers.get('x-override')).toBe('pet')
+      // The user's answer gets no headers it did not set and is not counted.
+      expect(pet.headers.get('x-ratelimit-remaining')).toBeNull()
+      expect(pet.headers.get('deprecation')).toBeNull()
+
+      const teapot = await fetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { ...FREE, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Teapot', categoryId: 1 }),
+      })
+      expect(teapot.status).toBe(418)
+
+      // The override read this body too, and fell through: the sandbox still has it.
+      const rex = await fetch(`${origin}/v1/pets`, {
+        method: 'POST',
+        headers: { ...FREE, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 2 }),
+      })
+      expect(rex.status).toBe(201)
+      expect(await rex.json()).toMatchObject({ name: 'Rex', categoryId: 2 })
+      // The first request the sandbox counted.
+      expect(rex.headers.get('x-ratelimit-remaining')).toBe('59')
+
+      expect((await fetch(`${origin}/health`)).status).toBe(200)
+
+      const entries = (await journal()).map(({ method, path, status, override }) => ({
+        method,
+        path,
+        status,
+        override: override ?? false,
+      }))
+      expect(entries).toEqual(
+        expect.arrayContaining([
+          { method: 'GET', path: '/v1/pets/4242', status: 200, override: true },
+          { method: 'POST', path: '/v1/pets', status: 418, override: true },
+          { method: 'POST', path: '/v1/pets', status: 201, override: false },
+        ]),
+      )
+    } finally {
+      await stop()
+    }
+  }
+}
+
+const readJournal = async (origin: string) =>
+  (
+    (await (await fetch(`${origin}/__sandbox/requests`)).json()) as {
+      requests: JournalEntry[]
+    }
+  ).requests
+
+afterAll(async () => {
+  await killAll()
+  removeCliBuild()
+})
+
+describe('one override file serves every runtime', () => {
+  test(
+    'in tests (setupSandboxServer)',
+    overridesAreTheUsers(async () => {
+      const server = setupSandboxServer({ handlers: overrides })
+      server.listen(failOnUnhandledRequest)
+      const origin = 'http://sandbox.test'
+      return {
+        origin,
+        journal: async () => server.sandbox.journal.recent(),
+        stop: async () => server.close(),
+      }
+    }),
+  )
+
+  test(
+    'in an Express app (createSandboxApp)',
+    overridesAreTheUsers(async () => {
+      const app = await startApp({ handlers: overrides })
+      return {
+        origin: app.origin,
+        journal: () => readJournal(app.origin),
+        stop: app.close,
+      }
+    }),
+  )
+
+  test(
+    'in the standalone server (--handlers)',
+    overridesAreTheUsers(async () => {
+      const { cli, origin } = await startServer(['--handlers', FILE])
+      return { origin, journal: () => readJournal(origin), stop: () => cli.kill() }
+    }),
+  )
+})
+
+describe('--handlers on the command line', () => {
+  afterAll(() => rmSync(OUTPUT, { recursive: true, force: true }))
+  const OUTPUT = 'test-output/handlers'
+
+  test('a module whose msw does not resolve is one line saying how to fix it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-handlers-'))
+    try {
+      const file = join(folder, 'mocks.js')
+      writeFileSync(
+        file,
+        "import { http } from 'msw'\nexport default [http.get('*/x', () => {})]\n",
+      )
+      const cli = await runCli(['--port', '0', '--handlers', file])
+      const { code } = await cli.exited
+      expect(code).toBe(1)
+      const lines = cli.stderr().trimEnd().split('\n')
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/imports msw, which does not resolve from its folder/)
+      expect(lines[0]).toMatch(/npm install --save-dev msw/)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
+  test('a module without an array of handlers is refused naming the file', async () => {
+    mkdirSync(OUTPUT, { recursive: true })
+    const file = join(OUTPUT, 'not-handlers.js')
+    writeFileSync(file, 'export default { nope: true }\n')
+    const cli = await runCli(['--port', '0', '--handlers', file])
+    expect((await cli.exited).code).toBe(1)
+    expect(cli.stderr()).toMatch(
+      /--handlers .*not-handlers\.js: it has no default export or export "handlers" that is an array/,
+    )
+  })
+
+  test('--watch reloads the module', async () => {
+    mkdirSync(OUTPUT, { recursive: true })
+    const file = join(OUTPUT, 'watched.js')
+    const version = (name: string) =>
+      writeFileSync(
+        file,
+        `import { http, HttpResponse } from 'msw'\nexport default [http.get('*/v1/pets/4242', () => HttpResponse.json({ id: 4242, name: '${name}', categoryId: 1 }))]\n`,
+      )
+    version('First')
+    const { origin } = await startServer(['--handlers', file, '--watch'])
+    const name = async () =>
+      (
+        (await (await fetch(`${origin}/v1/pets/4242`, { headers: FREE })).json()) as {
+          name: string
+        }
+      ).name
+    expect(await name()).toBe('First')
+    version('Second')
+    expect(
+      await eventually(async () => ((await name()) === 'Second' ? true : undefined)),
+    ).toBe(true)
+  })
+})
