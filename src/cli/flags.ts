@@ -1,5 +1,6 @@
 import type { InferredOptionType, Options } from 'yargs'
 import type { Latency } from '../core/scenarios.js'
+import { MAX_COUNT, MAX_LATENCY_MS } from '../core/limits.js'
 
 /**
  * A yargs option. One that takes a value is read as text (`type: 'string'`) and turned
@@ -45,7 +46,7 @@ export const SERVE_OPTIONS = defineFlags({
     type: 'string',
     example: '50',
     describe: 'How many pets to seed (default 50)',
-    coerce: integer(0, 1_000_000, 'a number of pets from 0 to 1000000'),
+    coerce: integer(0, MAX_COUNT, `a number of pets from 0 to ${MAX_COUNT}`),
   },
   scenario: {
     alias: 's',
@@ -184,8 +185,10 @@ function latency(text: string): Latency {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text)
   const minMs = Number(match?.[1])
   const maxMs = match?.[2] === undefined ? minMs : Number(match[2])
-  if (!match || maxMs > 60_000 || minMs > maxMs) {
-    throw new Error('milliseconds (250) or a range (100-500), each 0 to 60000')
+  if (!match || maxMs > MAX_LATENCY_MS || minMs > maxMs) {
+    throw new Error(
+      `milliseconds (250) or a range (100-500), each 0 to ${MAX_LATENCY_MS}`,
+    )
   }
   return match[2] === undefined ? minMs : { minMs, maxMs }
 }

@@ -30,6 +30,7 @@ import {
 import { generatePets } from './seed.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod'
+import { MAX_COUNT, MAX_JOURNAL_SIZE } from './limits.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -188,8 +189,8 @@ export interface HandleInit {
 
 const optionsSchema = z.object({
   seed: z.number().int().optional(),
-  count: z.number().int().min(0).max(1_000_000).optional(),
-  journalSize: z.number().int().min(0).max(100_000).optional(),
+  count: z.number().int().min(0).max(MAX_COUNT).optional(),
+  journalSize: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
 })
 
 /**
@@ -210,7 +211,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'INVALID_OPTION',
       'create the sandbox',
       `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      'See README.md#options: seed is an integer, count 0 to 1,000,000, journalSize 0 to 100,000.',
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED

@@ -10,17 +10,18 @@ import slowNetwork from '../../scenarios/slow-network.json'
 import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
 import { describeIssues } from './issues.js'
+import { MAX_COUNT, MAX_LATENCY_MS } from './limits.js'
 
 /** The operations of the v1 API, by the seed's operation names. */
 export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 const latencySchema = z.union([
-  z.number().int().min(0).max(60_000),
+  z.number().int().min(0).max(MAX_LATENCY_MS),
   z
     .strictObject({
-      minMs: z.number().int().min(0).max(60_000),
-      maxMs: z.number().int().min(0).max(60_000),
+      minMs: z.number().int().min(0).max(MAX_LATENCY_MS),
+      maxMs: z.number().int().min(0).max(MAX_LATENCY_MS),
     })
     .refine((range) => range.minMs <= range.maxMs, {
       message: 'minMs must not be greater than maxMs',
@@ -75,7 +76,7 @@ export const scenarioSchema = z.strictObject({
   data: z
     .strictObject({
       seed: z.number().int().optional(),
-      count: z.number().int().min(0).max(1_000_000).optional(),
+      count: z.number().int().min(0).max(MAX_COUNT).optional(),
       pets: z.array(petFixtureSchema).optional(),
     })
     .optional(),

@@ -1,7 +1,8 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
 import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
+import { sendReply } from './send-fetch-response.js'
 
 /** Where and how the standalone server listens. */
 export interface ListenOptions {
@@ -66,20 +67,20 @@ export function listenSandboxApp(
   })
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, ApiErrorCode, string]> = {
+/** Node's client errors the server answers with an Error body of its own. */
+const CLIENT_ERRORS: Record<string, [ApiErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: [
-    431,
-    'Request Header Fields Too Large',
     'request_header_fields_too_large',
     `The request line and headers are larger than ${TRANSPORT_LIMITS.maxHeaderSize / 1024} KiB. Send fewer or shorter headers.`,
   ],
   ERR_HTTP_REQUEST_TIMEOUT: [
-    408,
-    'Request Timeout',
     'request_timeout',
     `The request was not received within ${TRANSPORT_LIMITS.requestTimeoutMs / 1000} s. Send the whole request at once.`,
   ],
 }
+
+/** Headers of an answer the server gives before (or instead of) the app: it then hangs up. */
+const CLOSING = { 'access-control-allow-origin': '*', connection: 'close' }
 
 function answerClientError(error: Error & { code?: string }, socket: Duplex) {
   // Nothing can be written once the socket is gone or a response is under way.
@@ -89,31 +90,25 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
     socket.destroy()
     return
   }
-  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
-    400,
-    'Bad Request',
+  const [code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
     'bad_request',
     'The request is not valid HTTP/1.1. Check the request line and headers.',
   ]
-  const body = errorReply(fail(code, message)).text
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n${body}`,
-  )
+  // No ServerResponse exists for a request Node could not parse: the reply goes on the
+  // socket as HTTP/1.1 text.
+  const reply = errorReply(fail(code, message), CLOSING)
+  const head = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`]
+  for (const [name, value] of Object.entries(reply.headers))
+    head.push(`${name}: ${value}`)
+  head.push(`content-length: ${Buffer.byteLength(reply.text)}`)
+  socket.end(`${head.join('\r\n')}\r\n\r\n${reply.text}`)
 }
 
 /** HTTP/1.1 requires a Host header (RFC 9112): 400, as Node would, with the Error body. */
 function answerWithoutHost(res: ServerResponse) {
-  const body = errorReply(
-    fail(
-      'bad_request',
-      'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
-    ),
-  ).text
-  res.writeHead(400, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'access-control-allow-origin': '*',
-    connection: 'close',
-  })
-  res.end(body)
+  const failure = fail(
+    'bad_request',
+    'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
+  )
+  sendReply(errorReply(failure, CLOSING), res)
 }
