@@ -54,8 +54,11 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ')
 const ALLOWED = CORS_ALLOWED_HEADERS.join(', ')
 
-/** `/__sandbox` in any case, after any number of slashes: guarding too much is safe. */
-const CONTROL = /^\/+__sandbox(?:[/?;]|$)/i
+/**
+ * A `__sandbox` segment anywhere in the path, in any case: `/v1/../__sandbox` and
+ * `//__SANDBOX` are refused later on, and guarding too much is safe.
+ */
+const CONTROL = /\/__sandbox(?:[/;]|$)/i
 
 /**
  * Builds the access rules of the standalone app. `refuse` answers a refused request
@@ -114,7 +117,7 @@ export function createAccessControl(
     controlToken,
     headers(req, res, next) {
       const origin = req.headers.origin
-      if (!CONTROL.test(req.url)) {
+      if (!isControl(req.url)) {
         // The API is public (bearer keys, no cookies): every origin may read it.
         res.setHeader('access-control-allow-origin', '*')
         res.setHeader('access-control-expose-headers', EXPOSED)
@@ -133,7 +136,7 @@ export function createAccessControl(
       const host = req.headers.host
       if (host !== undefined && boundToLoopback(req) && !trust.hostAllowed(host))
         return refuse(req, res, forbiddenHost(host))
-      if (!CONTROL.test(req.url)) return next()
+      if (!isControl(req.url)) return next()
       const refused =
         originRefused(req) ??
         (isPreflight(req) ? undefined : (tokenRefused(req) ?? mediaTypeRefused(req)))
@@ -198,6 +201,11 @@ export function createControlToken(): string {
 
 function digest(text: string) {
   return createHash('sha256').update(text).digest()
+}
+
+function isControl(url: string) {
+  const query = url.indexOf('?')
+  return CONTROL.test(query === -1 ? url : url.slice(0, query))
 }
 
 function isPreflight(req: IncomingMessage) {
