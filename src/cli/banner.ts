@@ -1,6 +1,6 @@
 import { CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
-import { BOLD, CYAN, DIM, type Paint } from './colors.js'
+import { BOLD, CYAN, DIM, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
 
 /** What the banner says besides the sandbox's state. */
@@ -14,6 +14,18 @@ export interface BannerInfo {
   handlers?: string
   openApi: boolean
   demo: boolean
+  /** Who may reach the server: set when it is bound beyond loopback or has a token. */
+  access?: BannerAccess
+}
+
+/** How the server is exposed and locked, for the banner. */
+export interface BannerAccess {
+  /** Bound to an address other machines can reach. */
+  exposed: boolean
+  /** Where it can be reached (for 0.0.0.0, every interface's address). */
+  origins: string[]
+  /** The token the control API requires; undefined when it requires none. */
+  controlToken: string | undefined
 }
 
 /**
@@ -28,6 +40,21 @@ export function formatBanner(
   paint: Paint,
 ): string {
   const api = `${info.origin}/v1`
+  const access = info.access
+  const token = access?.controlToken
+  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
+  const warnings = [
+    ...(access?.exposed
+      ? [
+          `Listening beyond loopback: anyone who reaches ${access.origins.join(', ')} can use the API${token === undefined ? '' : ' (the control API needs the token)'}.`,
+        ]
+      : []),
+    ...(access?.exposed && token === undefined
+      ? [
+          '--control-token off: the control API (/__sandbox) is open to anyone on the network: they can reset, rewrite and read the sandbox.',
+        ]
+      : []),
+  ]
   if (format === 'json') {
     return JSON.stringify({
       type: 'ready',
@@ -39,10 +66,22 @@ export function formatBanner(
       pets: state.counts.pets,
       keys: state.keys,
       watching: info.watching,
+      ...(access
+        ? {
+            exposed: access.exposed,
+            origins: access.origins,
+            ...(token === undefined ? {} : { controlToken: token }),
+            warnings,
+          }
+        : {}),
     })
   }
   if (quiet)
-    return `petstore-sandbox listening on ${api} (scenario ${state.scenario.name})`
+    return [
+      `petstore-sandbox listening on ${api} (scenario ${state.scenario.name})`,
+      ...(token === undefined ? [] : [`control token: ${token}`]),
+      ...warnings.map((line) => `⚠ ${line}`),
+    ].join('\n')
   const number = (value: number) => value.toLocaleString('en-US')
   const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
   const width = Math.max(...state.keys.map((entry) => entry.key.length)) + 2
@@ -53,7 +92,12 @@ export function formatBanner(
     `  ${paint(BOLD, 'petstore-sandbox')} ${info.version} · the Pet Adoption Service v1 API, mocked`,
     '',
     `  ${label('API')}${paint(CYAN, api)}`,
-    `  ${label('Overview')}${[`${info.origin}/`, info.openApi ? 'OpenAPI /openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
+    ...(access?.exposed
+      ? [
+          `  ${label('Network')}${access.origins.map((origin) => `${origin}/v1`).join(' · ')}`,
+        ]
+      : []),
+    `  ${label('Overview')}${[`${info.origin}/${query}`, info.openApi ? 'OpenAPI /openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
     `  ${label('Scenario')}${paint(BOLD, state.scenario.name)}: ${state.scenario.description}`,
     `  ${label('Data')}${info.data}`,
     ...(info.handlers ? [`  ${label('Handlers')}${info.handlers}, answered first`] : []),
@@ -80,6 +124,12 @@ export function formatBanner(
     )
       .map((route) => `${route.method} ${CONTROL_PATH}${route.path}`)
       .join(' · ')}`,
+    ...(token === undefined
+      ? []
+      : [
+          `  ${label('Token')}${paint(BOLD, token)} ${paint(DIM, '(X-Sandbox-Control-Token: <token> on every /__sandbox request)')}`,
+        ]),
+    ...warnings.map((line) => `  ${paint(YELLOW, `⚠ ${line}`)}`),
     `  ${paint(DIM, 'One line per request below. Ctrl+C to stop.')}`,
     '',
   ]

@@ -1,6 +1,10 @@
 import type { InferredOptionType, Options } from 'yargs'
+import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
 import type { Latency } from '../core/scenarios.js'
 import { MAX_COUNT, MAX_LATENCY_MS } from '../core/limits.js'
+
+/** The environment variable the control token is read from when --control-token is not given. */
+export const CONTROL_TOKEN_ENV = 'PETSTORE_SANDBOX_CONTROL_TOKEN'
 
 /**
  * A yargs option. One that takes a value is read as text (`type: 'string'`) and turned
@@ -96,6 +100,40 @@ export const SERVE_OPTIONS = defineFlags({
     choices: ['pretty', 'json'],
     describe: 'Request log: pretty or json (one JSON object a line)',
   },
+  'cors-origin': {
+    type: 'array',
+    string: true,
+    example: 'https://app.example.com',
+    describe: 'Also let pages of this origin use the control API /__sandbox (repeatable)',
+    coerce: list(
+      'cors-origin',
+      'https://app.example.com',
+      normalizeOrigin,
+      'an origin such as https://app.example.com (scheme, host, optional port, no path)',
+    ),
+  },
+  'allowed-host': {
+    type: 'array',
+    string: true,
+    example: 'my-box.local',
+    describe:
+      'Also answer this Host name when bound to loopback; .example.com for subdomains too (repeatable)',
+    coerce: list(
+      'allowed-host',
+      'my-box.local',
+      normalizeAllowedHost,
+      'a host name such as my-box.local, or .example.com for it and its subdomains',
+    ),
+  },
+  'control-token': {
+    type: 'string',
+    example: 'my-secret-token',
+    describe: `Token the control API requires (X-Sandbox-Control-Token) on any bind; "off" for none. Default: $${CONTROL_TOKEN_ENV}, else one generated when --host is not loopback`,
+    coerce: (text: string) => {
+      if (/[^\x21-\x7e]/.test(text)) throw new Error('visible ASCII characters')
+      return text
+    },
+  },
 })
 
 /** The options of `petstore-sandbox scenarios`. */
@@ -170,6 +208,28 @@ function defineFlags<const T extends Record<string, Flag>>(flags: T): T {
     }
   }
   return options as T
+}
+
+/**
+ * A repeatable flag's values, each checked: yargs gives `[]` for a bare flag, which
+ * needs a value like any other.
+ */
+function list(
+  name: string,
+  example: string,
+  normalize: (text: string) => string | undefined,
+  rule: string,
+) {
+  return (values: unknown): string[] => {
+    const texts = (Array.isArray(values) ? values : [values]).map(String)
+    if (texts.length === 0 || texts.some((text) => text.trim() === ''))
+      throw new Error(needsValue(name, { example }))
+    for (const text of texts) {
+      if (normalize(text) === undefined)
+        throw new Error(`--${name} must be ${rule}, got ${JSON.stringify(text)}`)
+    }
+    return texts
+  }
 }
 
 function integer(min: number, max: number, rule: string) {

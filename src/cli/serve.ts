@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
+import { isLoopbackAddress } from '../core/request-trust.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { StoreWriteError } from '../core/store.js'
 import { createSandboxApp } from '../express/create-sandbox-app.js'
@@ -18,7 +19,8 @@ import { loadHandlersModule } from './handlers-module.js'
 import { cliFastPath } from './fast-path.js'
 import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
-import type { ServeFlags } from './flags.js'
+import { CONTROL_TOKEN_ENV, type ServeFlags } from './flags.js'
+import { listenOrigins } from './listen-addresses.js'
 import { createFileStore, restoreFromFile, type FileStore } from './persistence.js'
 import { formatRequest } from './request-log.js'
 import { watchFiles } from './watch-files.js'
@@ -63,16 +65,28 @@ export async function serve(flags: ServeFlags): Promise<void> {
   await sandbox.ready
   const restored = store ? await restoreFromFile(sandbox, store) : false
 
+  // A token given (flag, else environment) is required on any bind; without one, a
+  // server bound beyond loopback generates one (README.md#security).
+  const controlToken = flags.controlToken ?? nonEmpty(process.env[CONTROL_TOKEN_ENV])
   const app = createSandboxApp(sandbox, {
     fastPath: cliFastPath,
+    ...(flags.corsOrigin === undefined ? {} : { allowedOrigins: flags.corsOrigin }),
+    ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
+    ...(controlToken === undefined ? {} : { controlToken }),
     onError: (error) =>
       warn(
         `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
       ),
   })
   const server = await listen(app, flags)
-  const { port } = server.address() as AddressInfo
+  const { port, address } = server.address() as AddressInfo
   const origin = `http://${displayHost(flags.host)}:${port}`
+  const exposed = !isLoopbackAddress(address)
+  const access = {
+    exposed,
+    origins: listenOrigins(address, port),
+    controlToken: exposed || controlToken !== undefined ? app.controlToken : undefined,
+  }
 
   const stopLog = flags.quiet
     ? () => {}
@@ -108,6 +122,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
           : {}),
         openApi: assets.openApiFile !== undefined,
         demo: assets.demoDir !== undefined,
+        ...(exposed || access.controlToken !== undefined ? { access } : {}),
       },
       flags.logFormat,
       flags.quiet,
@@ -235,6 +250,10 @@ async function listen(
     }
     throw new CliError(`Failed to listen on ${where}: ${(error as Error).message}.`)
   }
+}
+
+function nonEmpty(value: string | undefined) {
+  return value === undefined || value.trim() === '' ? undefined : value.trim()
 }
 
 function displayHost(host: string) {

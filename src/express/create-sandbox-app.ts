@@ -7,7 +7,11 @@ import express, {
 import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
 import { checkHost, checkPath } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
-import { cors } from './cors.js'
+import {
+  createAccessControl,
+  tokenMatches,
+  type AccessOptions,
+} from './access-control.js'
 import {
   createSandboxMiddleware,
   resolveSandbox,
@@ -19,8 +23,11 @@ import { packageAssets } from './package-assets.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
-/** Options of the app on top of the middleware's. */
-export interface SandboxAppAdapterOptions extends ExpressAdapterOptions {
+/**
+ * Options of the app on top of the middleware's; `allowedOrigins`, `allowedHosts` and
+ * `controlToken` say who may use it (README.md#security).
+ */
+export interface SandboxAppAdapterOptions extends ExpressAdapterOptions, AccessOptions {
   /** Called with every error the app answered with a 500 (for a log); clients never see it. */
   onError?: (error: unknown) => void
 }
@@ -28,8 +35,14 @@ export interface SandboxAppAdapterOptions extends ExpressAdapterOptions {
 /** Sandbox options (paths allowed) plus the app's own. */
 export type SandboxAppOptions = SandboxMiddlewareOptions & SandboxAppAdapterOptions
 
-/** An Express app serving a sandbox; `sandbox` is the one it serves. */
-export type SandboxApp = Express & { readonly sandbox: Sandbox }
+/**
+ * An Express app serving a sandbox; `sandbox` is the one it serves, `controlToken` the
+ * token its control API requires when locked (undefined with `controlToken: 'off'`).
+ */
+export type SandboxApp = Express & {
+  readonly sandbox: Sandbox
+  readonly controlToken: string | undefined
+}
 
 const ROUTES =
   'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json and the browser demo at /demo/'
@@ -53,13 +66,23 @@ export function createSandboxApp(
     'bodyLimit',
     'fastPath',
     'onError',
+    'allowedOrigins',
+    'allowedHosts',
+    'controlToken',
   ])
   const assets = packageAssets()
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
 
-  app.use(cors)
+  // Who may use the server (README.md#security): CORS headers first, so refusals carry
+  // them too; the Host, origin and token checks once the target is known to be sound.
+  const access = createAccessControl(adapter, (req, res, failure) => {
+    const target = originForm(req.url)
+    const url = requestUrl(req, 'localhost', '/')
+    sendReply(sandbox.refuse(toFetchRequest(req, url), failure, target), res)
+  })
+  app.use(access.headers)
   // Before any routing, for every page of the server: a path or Host that is not one.
   app.use((req, res, next) => {
     const host = req.headers.host
@@ -75,6 +98,8 @@ export function createSandboxApp(
     )
     sendReply(sandbox.refuse(toFetchRequest(req, url), refused, target), res)
   })
+  app.use(access.guard)
+  app.use(access.preflight)
   app.use(
     createSandboxMiddleware(sandbox, {
       ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
@@ -84,8 +109,13 @@ export function createSandboxApp(
   )
 
   app.get('/', (req, res) => {
+    // A link with the control token (the banner's) passes it on to the page's own links.
+    const sent = typeof req.query.token === 'string' ? req.query.token : undefined
+    const token =
+      sent !== undefined && tokenMatches(sent, access.controlToken) ? sent : undefined
     const html = renderLandingPage(sandbox.state(), {
       origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+      ...(token === undefined ? {} : { controlToken: token }),
       version: assets.version,
       openApi: assets.openApiFile !== undefined,
       demo: assets.demoDir !== undefined,
@@ -95,6 +125,8 @@ export function createSandboxApp(
       'cache-control': 'no-store',
       'content-security-policy':
         "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:",
+      // The page's URL may hold the control token: never send it on.
+      'referrer-policy': 'no-referrer',
     })
     res.end(html)
   })
@@ -160,6 +192,10 @@ export function createSandboxApp(
   })
 
   Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
+  Object.defineProperty(app, 'controlToken', {
+    value: access.controlToken,
+    enumerable: true,
+  })
   return app as SandboxApp
 }
 

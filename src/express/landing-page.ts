@@ -8,6 +8,8 @@ export interface LandingPageInfo {
   version: string
   openApi: boolean
   demo: boolean
+  /** The control token the page was opened with (the banner's link): its links carry it. */
+  controlToken?: string
 }
 
 /**
@@ -16,6 +18,10 @@ export interface LandingPageInfo {
  */
 export function renderLandingPage(state: SandboxState, info: LandingPageInfo): string {
   const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
+  const token =
+    info.controlToken === undefined
+      ? ''
+      : `?token=${escapeHtml(encodeURIComponent(info.controlToken))}`
   const curl = `curl -H 'Authorization: Bearer ${key}' '${info.origin}/v1/pets?limit=3'`
   const number = (value: number) => value.toLocaleString('en-US')
   const rows = (cells: string[][]) =>
@@ -53,8 +59,8 @@ nav a { margin-right: 1rem; }
 <nav>
 ${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>' : ''}
 ${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
-<a href="/__sandbox">State (JSON)</a>
-<a href="/__sandbox/requests">Recent requests</a>
+<a href="/__sandbox${token}">State (JSON)</a>
+<a href="/__sandbox/requests${token}">Recent requests</a>
 </nav>
 <h2>Try it</h2>
 <pre>${escapeHtml(curl)}</pre>

@@ -8,10 +8,14 @@ let server: Server
 let port: number
 
 beforeAll(async () => {
-  server = await listenSandboxApp(createSandboxApp({ seed: 42 }), {
-    port: 0,
-    host: '127.0.0.1',
-  })
+  // sandbox.test: a name of another machine, answered on loopback once allowed.
+  server = await listenSandboxApp(
+    createSandboxApp({ seed: 42, allowedHosts: ['sandbox.test'] }),
+    {
+      port: 0,
+      host: '127.0.0.1',
+    },
+  )
   port = (server.address() as AddressInfo).port
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))

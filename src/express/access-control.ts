@@ -1,0 +1,267 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { NextFunction, Request, Response } from 'express'
+import { fail, type Failure } from '../core/api-errors.js'
+import { SandboxError } from '../core/errors.js'
+import {
+  controlTokenRequired,
+  createTrust,
+  forbiddenHost,
+  forbiddenOrigin,
+  invalidControlToken,
+  isLoopbackAddress,
+  normalizeAllowedHost,
+  normalizeOrigin,
+} from '../core/request-trust.js'
+import { isJsonMediaType } from '../core/validation.js'
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
+
+/** Who may use the standalone server; see README.md#security. */
+export interface AccessOptions {
+  /**
+   * Origins whose pages may use the control API besides the server's own and loopback
+   * ones (`https://app.example.com`); the CLI's `--cors-origin`.
+   */
+  allowedOrigins?: readonly string[]
+  /**
+   * Host names a server bound to loopback answers besides the machine's own
+   * (`my-box.local`; `.example.com` for it and its subdomains); the CLI's `--allowed-host`.
+   */
+  allowedHosts?: readonly string[]
+  /**
+   * The control API's token (`X-Sandbox-Control-Token`). Given, it is required on every
+   * bind; `'off'` never requires one; left out, a server bound to any address but
+   * loopback requires a generated one (`app.controlToken`).
+   */
+  controlToken?: string
+}
+
+/** The answers of the access rules an app needs: refusals go out through `refuse`. */
+export interface AccessControl {
+  /** The token a locked control API requires; undefined with `controlToken: 'off'`. */
+  controlToken: string | undefined
+  /** First of all: CORS headers by path and origin. */
+  headers(req: Request, res: Response, next: NextFunction): void
+  /** After the target checks: the Host, then the control API's origin, token and body type. */
+  guard(req: Request, res: Response, next: NextFunction): void
+  /** Answers the CORS preflights that got through the guard. */
+  preflight(req: Request, res: Response, next: NextFunction): void
+}
+
+// Every method, so a browser sending PATCH gets the API's 405 and its Error body
+// instead of an opaque CORS failure.
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
+const EXPOSED = CORS_EXPOSED_HEADERS.join(', ')
+const ALLOWED = CORS_ALLOWED_HEADERS.join(', ')
+
+/**
+ * A `__sandbox` segment anywhere in the path, in any case: `/v1/../__sandbox` and
+ * `//__SANDBOX` are refused later on, and guarding too much is safe.
+ */
+const CONTROL = /\/__sandbox(?:[/;]|$)/i
+
+/**
+ * Builds the access rules of the standalone app. `refuse` answers a refused request
+ * (the sandbox journals it and adds the rate-limit headers under `/v1`).
+ */
+export function createAccessControl(
+  options: AccessOptions,
+  refuse: (req: Request, res: Response, failure: Failure) => void,
+): AccessControl {
+  const allowedOrigins = checkList(options.allowedOrigins, 'allowedOrigins', (entry) =>
+    normalizeOrigin(entry),
+  )
+  const allowedHosts = checkList(options.allowedHosts, 'allowedHosts', (entry) =>
+    normalizeAllowedHost(entry),
+  )
+  const trust = createTrust({ allowedOrigins, allowedHosts })
+  const given = checkToken(options.controlToken)
+  const controlToken = given === 'off' ? undefined : (given ?? createControlToken())
+  const expected = controlToken === undefined ? undefined : digest(controlToken)
+  const loopbackBinds = new WeakMap<object, boolean>()
+
+  /** Whether this request came to a server bound to a loopback address only. */
+  function boundToLoopback(req: IncomingMessage): boolean {
+    // Node sets `server` on the sockets a server accepts: the bind is the server's
+    // address, whoever called listen (listenSandboxApp, app.listen, http.createServer).
+    const server = (req.socket as { server?: { address?(): unknown } }).server
+    if (server && typeof server.address === 'function') {
+      let loopback = loopbackBinds.get(server)
+      if (loopback === undefined) {
+        const address = server.address()
+        // A pipe or an unknown bind is not known to be loopback: locked.
+        loopback =
+          typeof address === 'object' &&
+          address !== null &&
+          isLoopbackAddress((address as { address: string }).address)
+        loopbackBinds.set(server, loopback)
+      }
+      return loopback
+    }
+    const local = req.socket.localAddress
+    return local !== undefined && isLoopbackAddress(local)
+  }
+
+  function ownOrigin(req: Request) {
+    return `${req.protocol}://${req.headers.host ?? 'localhost'}`
+  }
+
+  function originRefused(req: Request): Failure | undefined {
+    const origin = req.headers.origin
+    if (origin === undefined || trust.originTrusted(origin, ownOrigin(req)))
+      return undefined
+    return forbiddenOrigin(origin)
+  }
+
+  return {
+    controlToken,
+    headers(req, res, next) {
+      const origin = req.headers.origin
+      if (!isControl(req.url)) {
+        // The API is public (bearer keys, no cookies): every origin may read it.
+        res.setHeader('access-control-allow-origin', '*')
+        res.setHeader('access-control-expose-headers', EXPOSED)
+      } else {
+        res.setHeader('vary', 'Origin')
+        if (origin === undefined) {
+          res.setHeader('access-control-allow-origin', '*')
+        } else if (trust.originTrusted(origin, ownOrigin(req))) {
+          res.setHeader('access-control-allow-origin', origin)
+          res.setHeader('access-control-expose-headers', EXPOSED)
+        }
+      }
+      next()
+    },
+    guard(req, res, next) {
+      const host = req.headers.host
+      if (host !== undefined && boundToLoopback(req) && !trust.hostAllowed(host))
+        return refuse(req, res, forbiddenHost(host))
+      if (!isControl(req.url)) return next()
+      const refused =
+        originRefused(req) ??
+        (isPreflight(req) ? undefined : (tokenRefused(req) ?? mediaTypeRefused(req)))
+      if (refused) return refuse(req, res, refused)
+      next()
+    },
+    preflight(req, res, next) {
+      if (!isPreflight(req)) return next()
+      const requested = req.headers['access-control-request-headers']
+      res.setHeader('access-control-allow-methods', ALLOWED_METHODS)
+      // Headers a client adds of its own (a request id, tracing) are allowed too: a
+      // sandbox that failed a preflight would hide the behaviour the developer came to see.
+      res.setHeader(
+        'access-control-allow-headers',
+        requested ? `${ALLOWED}, ${requested}` : ALLOWED,
+      )
+      res.setHeader('access-control-max-age', '600')
+      res.appendHeader('vary', 'Access-Control-Request-Headers')
+      // Chrome's Private Network Access: a public page calling 127.0.0.1 is asked
+      // about first; only the machine's own and the allowed pages get a yes.
+      const origin = req.headers.origin
+      if (
+        req.headers['access-control-request-private-network'] === 'true' &&
+        origin !== undefined &&
+        trust.originTrusted(origin, ownOrigin(req))
+      ) {
+        res.setHeader('access-control-allow-private-network', 'true')
+      }
+      res.statusCode = 204
+      res.end()
+    },
+  }
+
+  function tokenRefused(req: Request): Failure | undefined {
+    if (expected === undefined) return undefined
+    if (given === undefined && boundToLoopback(req)) return undefined
+    const sent = req.headers['x-sandbox-control-token'] ?? tokenInQuery(req.url)
+    if (sent === undefined || sent === '') return controlTokenRequired()
+    // Digests of equal length, compared in constant time: neither the token nor its
+    // length leaks through the time of the answer.
+    const ok = timingSafeEqual(digest(Array.isArray(sent) ? sent.join() : sent), expected)
+    return ok ? undefined : invalidControlToken()
+  }
+
+  /** The token a link carries (`/__sandbox/requests?token=...`), for a browser. */
+  function tokenInQuery(url: string): string | undefined {
+    const query = url.indexOf('?')
+    if (query === -1) return undefined
+    return new URLSearchParams(url.slice(query + 1)).get('token') ?? undefined
+  }
+}
+
+/** Whether a page's link carries the right token (the landing page passes it on). */
+export function tokenMatches(sent: string, token: string | undefined): boolean {
+  return token !== undefined && timingSafeEqual(digest(sent), digest(token))
+}
+
+/** A fresh control token: 24 random bytes, URL-safe. */
+export function createControlToken(): string {
+  return randomBytes(24).toString('base64url')
+}
+
+function digest(text: string) {
+  return createHash('sha256').update(text).digest()
+}
+
+function isControl(url: string) {
+  const query = url.indexOf('?')
+  return CONTROL.test(query === -1 ? url : url.slice(0, query))
+}
+
+function isPreflight(req: IncomingMessage) {
+  return (
+    req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+  )
+}
+
+/** A form or a `text/plain` post could reach the control API unasked: JSON only. */
+function mediaTypeRefused(req: IncomingMessage): Failure | undefined {
+  const length = req.headers['content-length']
+  const body =
+    req.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '0')
+  const type = req.headers['content-type']
+  if (!body || isJsonMediaType(type ?? null)) return undefined
+  return fail(
+    'unsupported_media_type',
+    `A control request's body must be JSON: send "Content-Type: application/json"${type ? `, got "${type.slice(0, 60)}"` : ' (the header is missing)'}.`,
+  )
+}
+
+function checkList(
+  list: readonly string[] | undefined,
+  name: string,
+  normalize: (entry: string) => string | undefined,
+): string[] {
+  if (list === undefined) return []
+  if (!Array.isArray(list)) throw invalidOption(name, JSON.stringify(list))
+  return list.map((entry) => {
+    const normalized = typeof entry === 'string' ? normalize(entry) : undefined
+    if (normalized === undefined) throw invalidOption(name, JSON.stringify(entry))
+    return normalized
+  })
+}
+
+function invalidOption(name: string, value: string) {
+  return SandboxError.for(
+    'INVALID_OPTION',
+    'create the sandbox app',
+    `${name} holds ${value.slice(0, 100)}, which is not ${name === 'allowedOrigins' ? 'an origin' : 'a host name'}`,
+    name === 'allowedOrigins'
+      ? 'Give origins as the browser sends them, e.g. "https://app.example.com" or "http://localhost:5173" (scheme, host, optional port, no path).'
+      : 'Give host names, e.g. "my-box.local", or ".example.com" for it and its subdomains (no scheme, no path).',
+  )
+}
+
+function checkToken(token: string | undefined): string | undefined {
+  if (token === undefined) return undefined
+  if (typeof token !== 'string' || token.trim() === '' || /[^\x21-\x7e]/.test(token)) {
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      'create the sandbox app',
+      'controlToken is not a token of visible ASCII characters',
+      'Give a string such as the output of "openssl rand -hex 24", or "off" for none.',
+    )
+  }
+  return token
+}
