@@ -112,8 +112,9 @@ export function formatBanner(
           entry.expired
             ? 'always 401 expired_api_key'
             : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day`
-        }`,
+        }${entry.scenario ? `, scenario ${entry.scenario}` : ''}`,
     ),
+    `  ${paint(DIM, 'Sessions: add .<id> to a key (sandbox-free-key.alice) or send X-Sandbox-Session: <id>')}`,
     '',
     '  Try it',
     `    curl -H 'Authorization: Bearer ${key}' '${api}/pets?limit=3'`,

@@ -1,7 +1,12 @@
 import type { InferredOptionType, Options } from 'yargs'
 import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
 import type { Latency } from '../core/scenarios.js'
-import { MAX_COUNT, MAX_LATENCY_MS } from '../core/limits.js'
+import {
+  MAX_COUNT,
+  MAX_LATENCY_MS,
+  MAX_SESSION_TTL_SECONDS,
+  MAX_SESSIONS_LIMIT,
+} from '../core/limits.js'
 
 /** The environment variable the control token is read from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'PETSTORE_SANDBOX_CONTROL_TOKEN'
@@ -99,6 +104,27 @@ export const SERVE_OPTIONS = defineFlags({
     default: 'pretty',
     choices: ['pretty', 'json'],
     describe: 'Request log: pretty or json (one JSON object a line)',
+  },
+  'max-sessions': {
+    type: 'string',
+    example: '1000',
+    describe:
+      'At most this many live sessions; the least recently used goes first (default 1000)',
+    coerce: integer(
+      1,
+      MAX_SESSIONS_LIMIT,
+      `a number of sessions from 1 to ${MAX_SESSIONS_LIMIT}`,
+    ),
+  },
+  'session-ttl': {
+    type: 'string',
+    example: '3600',
+    describe: 'Seconds without a request after which a session expires (default 3600)',
+    coerce: integer(
+      1,
+      MAX_SESSION_TTL_SECONDS,
+      `a number of seconds from 1 to ${MAX_SESSION_TTL_SECONDS}`,
+    ),
   },
   'cors-origin': {
     type: 'array',

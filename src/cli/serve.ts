@@ -59,6 +59,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ...(flags.latency === undefined ? {} : { latency: flags.latency }),
         ...(store === undefined ? {} : { store }),
         ...(overrides.length > 0 ? { handlers: overrides } : {}),
+        ...(flags.maxSessions === undefined ? {} : { maxSessions: flags.maxSessions }),
+        ...(flags.sessionTtl === undefined
+          ? {}
+          : { sessionTtlSeconds: flags.sessionTtl }),
       }),
     ),
   )

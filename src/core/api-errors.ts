@@ -21,6 +21,8 @@ export const API_ERROR_STATUS = {
   unknown_scenario: 400,
   invalid_path: 400,
   invalid_host: 400,
+  invalid_session: 400,
+  session_conflict: 400,
   bad_request: 400,
   forbidden_origin: 403,
   forbidden_host: 403,
@@ -108,5 +110,6 @@ export function errorReply(failure: Failure, headers: HeaderMap = {}): Reply {
 
 /** A reply as a Fetch `Response`, for msw. */
 export function toResponse(reply: Reply): Response {
-  return new Response(reply.text, { status: reply.status, headers: reply.headers })
+  const body = reply.status === 204 ? null : reply.text
+  return new Response(body, { status: reply.status, headers: reply.headers })
 }

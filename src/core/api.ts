@@ -1,7 +1,7 @@
-import { authenticate, type KnownKey } from './auth.js'
+import { authenticate, peekKey, type KnownKey } from './auth.js'
 import type { ApiBase } from './base-url.js'
 import type { Clock } from './clock.js'
-import type { Dataset } from './dataset.js'
+import type { PetData } from './dataset.js'
 import { deprecationHeaders } from './deprecation.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { Plan } from './fixtures.js'
@@ -34,7 +34,9 @@ export interface ApiContext {
   anonymousPlan: { name: string; plan: Plan }
   registry: ScenarioRegistry
   activeScenario(): Scenario
-  dataset(scenario: Scenario): Dataset | Promise<Dataset>
+  /** The session these requests belong to, when it is not the default one (journalled). */
+  session?: string
+  dataset(scenario: Scenario): PetData | Promise<PetData>
   limiter: RateLimiter
   journal: Journal
   latency: Latency | undefined
@@ -78,6 +80,7 @@ function describe(
       method,
       path: target,
       scenario: ctx.activeScenario().name,
+      ...(ctx.session === undefined ? {} : { session: ctx.session }),
       ...(route ? { operation: route.operationId } : {}),
       ...(route?.deprecated ? { deprecated: true as const } : {}),
     },
@@ -107,6 +110,8 @@ export interface ApiRequest {
   apiBase: string
   /** Its path below the base (`/pets/1`). */
   rest: string
+  /** Its Authorization, a session key's session part removed (`selectSession`). */
+  authorization: string | null
   body(): Promise<Uint8Array>
 }
 
@@ -125,15 +130,16 @@ export async function handleApiRequest(
   const { extraHeaders, entry } = described
 
   await ctx.ready()
+  // Strongest first: the request's header, the key's scenario, the session's switch.
   let scenario = ctx.activeScenario()
   const requested = requestedScenario(request)
+  const keyScenario = peekKey(call.authorization, ctx.keys)?.scenario
+  if (keyScenario !== undefined && ctx.registry.has(keyScenario)) {
+    scenario = ctx.registry.get(keyScenario)
+  }
   let reply: Reply
   if (requested !== null && !ctx.registry.has(requested)) {
-    const known = authenticate(
-      request.headers.get('authorization'),
-      ctx.keys,
-      scenario,
-    ).key
+    const known = authenticate(call.authorization, ctx.keys, scenario).key
     entry.code = 'unknown_scenario'
     reply = errorReply(
       fail(
@@ -225,7 +231,7 @@ async function answer(
 ): Promise<Reply> {
   const { request } = call
   const now = ctx.clock.now()
-  const auth = authenticate(request.headers.get('authorization'), ctx.keys, scenario)
+  const auth = authenticate(call.authorization, ctx.keys, scenario)
   if (!auth.ok) {
     const known = auth.key
     entry.code = auth.code

@@ -1,12 +1,15 @@
 import type { ApiKeysFixture, Plan } from './fixtures.js'
 import type { Scenario } from './scenarios.js'
 import type { ApiErrorCode } from './api-errors.js'
+import { SandboxError } from './errors.js'
 
 export interface KnownKey {
   key: string
   planName: string
   plan: Plan
   expired: boolean
+  /** The scenario a scenario key selects (a scenario file's `keys`). */
+  scenario?: string
 }
 
 export type AuthResult =
@@ -27,8 +30,17 @@ export type AuthResult =
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i
 
-/** Indexes the keys of the fixtures for constant-time lookup. */
-export function createKeyIndex(fixture: ApiKeysFixture): Map<string, KnownKey> {
+/**
+ * Indexes the demo keys for constant-time lookup: the fixtures' keys, then the keys the
+ * scenarios declare (each selecting its scenario, on a plan of the fixtures).
+ */
+export function createKeyIndex(
+  fixture: ApiKeysFixture,
+  scenarios: readonly Pick<Scenario, 'name' | 'keys'>[] = [],
+  /** Scenarios whose keys take the first plan when theirs is missing (the built-in ones, under fixtures of your own). */
+  lenient: (scenario: Pick<Scenario, 'name' | 'keys'>) => boolean = () => false,
+): Map<string, KnownKey> {
+  const fallback = fixture.plans.free ? 'free' : Object.keys(fixture.plans)[0]
   const index = new Map<string, KnownKey>()
   for (const entry of fixture.keys) {
     const plan = fixture.plans[entry.plan] as Plan
@@ -39,7 +51,37 @@ export function createKeyIndex(fixture: ApiKeysFixture): Map<string, KnownKey> {
       expired: entry.expired ?? false,
     })
   }
+  for (const scenario of scenarios) {
+    for (const [key, named] of Object.entries(scenario.keys ?? {})) {
+      const planName =
+        fixture.plans[named] || !lenient(scenario) ? named : (fallback ?? named)
+      const plan = fixture.plans[planName]
+      const taken = index.get(key)
+      if (!plan || (taken && taken.scenario !== scenario.name)) {
+        throw SandboxError.for(
+          'INVALID_SCENARIO',
+          `load the keys of the scenario "${scenario.name}"`,
+          plan
+            ? `the key "${key}" is already ${taken?.scenario ? `the key of the scenario "${taken.scenario}"` : 'a key of the fixtures'}`
+            : `keys.${key} names the plan "${planName}", which the fixtures do not have (${Object.keys(fixture.plans).join(', ')})`,
+          plan
+            ? 'Give every scenario key a name of its own.'
+            : 'Name one of those plans, or add the plan to the fixtures.',
+        )
+      }
+      index.set(key, { key, planName, plan, expired: false, scenario: scenario.name })
+    }
+  }
   return index
+}
+
+/** The known key a bearer token names, without judging it (for the scenario it selects). */
+export function peekKey(
+  header: string | null,
+  keys: Map<string, KnownKey>,
+): KnownKey | undefined {
+  const token = header === null ? undefined : BEARER.exec(header)?.[1]
+  return token === undefined ? undefined : keys.get(token)
 }
 
 /**

@@ -2,23 +2,25 @@ import * as z from 'zod'
 import { fail, Failure } from './api-errors.js'
 import { describeIssues } from './issues.js'
 import type { Answer, ControlCall } from './routes.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox, SandboxSession } from './sandbox.js'
+import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
 
 // The operations of the control API (`/__sandbox`); the route table names them.
 
 const ok = (body: unknown): Answer => ({ status: 200, body })
 
-export function getState({ sandbox }: ControlCall): Answer {
-  return ok(sandbox.state())
+export function getState({ session }: ControlCall): Answer {
+  return ok(session().state())
 }
 
-export async function resetSandbox({ sandbox }: ControlCall): Promise<Answer> {
-  await sandbox.reset()
-  return ok(sandbox.state())
+export async function resetSandbox({ session }: ControlCall): Promise<Answer> {
+  const world = session()
+  await world.reset()
+  return ok(world.state())
 }
 
-export function getScenario({ sandbox }: ControlCall): Answer {
-  return ok(scenarioState(sandbox))
+export function getScenario({ sandbox, session }: ControlCall): Answer {
+  return ok(scenarioState(sandbox, session()))
 }
 
 const scenarioBody = z.object({ name: z.string() })
@@ -41,12 +43,13 @@ export async function putScenario(call: ControlCall): Promise<Answer> {
       `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
     )
   }
-  sandbox.useScenario(name)
-  return ok(scenarioState(sandbox))
+  const world = call.session()
+  world.useScenario(name)
+  return ok(scenarioState(sandbox, world))
 }
 
-export function getClock({ sandbox }: ControlCall): Answer {
-  return ok(sandbox.clock.state())
+export function getClock({ session }: ControlCall): Answer {
+  return ok(session().clock.state())
 }
 
 const CLOCK_USAGE =
@@ -69,7 +72,6 @@ const clockBody = z
   })
 
 export async function setClock(call: ControlCall): Promise<Answer> {
-  const { sandbox } = call
   const body = await readJson(call)
   if (body instanceof Failure) return body
   const parsed = clockBody.safeParse(body.value, { reportInput: true })
@@ -80,7 +82,7 @@ export async function setClock(call: ControlCall): Promise<Answer> {
     )
   }
   const { advanceSeconds, now, freeze, reset } = parsed.data
-  const { clock } = sandbox
+  const { clock } = call.session()
   // All or nothing: a field the clock refuses (a date out of its range) undoes the
   // fields applied before it, so a 400 leaves the clock as it was.
   const before = clock.state()
@@ -105,7 +107,7 @@ const requestsQuery = z.object({
   limit: z.coerce.number().int().min(1).optional(),
 })
 
-export function listRequests({ sandbox, url }: ControlCall): Answer {
+export function listRequests({ session, url }: ControlCall): Answer {
   const raw = url.searchParams.get('limit')
   const parsed = requestsQuery.safeParse({ limit: raw ?? undefined })
   if (!parsed.success || raw?.trim() === '') {
@@ -114,15 +116,84 @@ export function listRequests({ sandbox, url }: ControlCall): Answer {
       `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`,
     )
   }
-  return ok({ requests: sandbox.journal.recent(parsed.data.limit) })
+  return ok({ requests: session().journal.recent(parsed.data.limit) })
 }
 
-function scenarioState(sandbox: Sandbox) {
+function scenarioState(sandbox: Sandbox, world: SandboxSession) {
   return {
-    name: sandbox.scenario.name,
-    description: sandbox.scenario.description,
+    name: world.scenario.name,
+    description: world.scenario.description,
     startup: sandbox.startupScenario,
   }
+}
+
+const sessionBody = z
+  .strictObject({ id: z.string().optional(), scenario: z.string().optional() })
+  .nullable()
+
+/** `POST /__sandbox/sessions`: a session (made, or the existing one) and its keys. */
+export async function createSession(call: ControlCall): Promise<Answer> {
+  const { sandbox } = call
+  const body = await readJson(call)
+  if (body instanceof Failure) return body
+  const parsed = sessionBody.safeParse(body.value, { reportInput: true })
+  if (!parsed.success) {
+    return fail(
+      'validation_failed',
+      `Invalid body: ${describeIssues(parsed.error.issues)}. Send nothing, or {"id": "worker-1"} and/or {"scenario": "rate-limited"}.`,
+    )
+  }
+  const { id = generateSessionId(), scenario } = parsed.data ?? {}
+  if (!isSessionId(id)) {
+    return fail(
+      'invalid_session',
+      `Invalid body: id ${JSON.stringify(id.slice(0, 70))} is not a session id: use 1 to 64 letters, digits, "-" or "_", or leave it out for a generated one.`,
+    )
+  }
+  if (id === DEFAULT_SESSION) {
+    return fail(
+      'invalid_session',
+      'The default session always exists: it is the sandbox without a session header. Choose another id, or leave it out for a generated one.',
+    )
+  }
+  if (scenario !== undefined && !sandbox.scenarios.has(scenario)) {
+    return fail(
+      'unknown_scenario',
+      `${sandbox.scenarios.unknownReason(scenario.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
+    )
+  }
+  const existed = sandbox.sessions().some((session) => session.id === id)
+  const world = sandbox.session(id)
+  if (!existed && scenario !== undefined) world.useScenario(scenario)
+  // One key per plan: the first demo key of each plan that is not expired.
+  const keys: Record<string, string> = {}
+  for (const key of sandbox.state().keys) {
+    if (!key.expired && key.scenario === undefined) keys[key.plan] ??= `${key.key}.${id}`
+  }
+  return { status: existed ? 200 : 201, body: { id, keys } }
+}
+
+/** `GET /__sandbox/sessions`: the live sessions besides the default one. */
+export function listSessions({ sandbox }: ControlCall): Answer {
+  return ok({ sessions: sandbox.sessions() })
+}
+
+/** `DELETE /__sandbox/sessions/{id}`: ends a session; its next request starts afresh. */
+export function deleteSession({ sandbox, params }: ControlCall): Answer {
+  const id = decodeURIComponent(params.id ?? '')
+  if (id === DEFAULT_SESSION) {
+    return fail(
+      'invalid_session',
+      'The default session cannot be deleted. To bring it back to the start, POST /__sandbox/reset.',
+    )
+  }
+  if (!sandbox.endSession(id)) {
+    return fail(
+      'not_found',
+      `No live session ${JSON.stringify(id.slice(0, 70))}. List them with GET /__sandbox/sessions; an expired session is already gone.`,
+    )
+  }
+  return { status: 204, body: null }
 }
 
 async function readJson(call: ControlCall): Promise<{ value: unknown } | Failure> {

@@ -1,7 +1,7 @@
 import { errorReply, fail, Failure, jsonReply, type Reply } from './api-errors.js'
 import { SandboxError } from './errors.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox, SandboxSession } from './sandbox.js'
 import { StoreWriteError } from './store.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
@@ -13,6 +13,8 @@ export interface ControlRequest {
   /** Its path below `/__sandbox` ('' for the base itself). */
   rest: string
   body(): Promise<Uint8Array>
+  /** The session it names, made on first use (only endpoints that act on one call it). */
+  session(): SandboxSession
 }
 
 /**
@@ -21,7 +23,7 @@ export interface ControlRequest {
  */
 export async function handleControlRequest(
   sandbox: Sandbox,
-  { request, url, rest, body }: ControlRequest,
+  { request, url, rest, body, session }: ControlRequest,
 ): Promise<Reply> {
   const method = request.method.toUpperCase()
   const found = routeControl(method, rest === '/' ? '' : rest)
@@ -43,7 +45,14 @@ export async function handleControlRequest(
         )
         break
       case 'route':
-        outcome = await found.route.resolve({ sandbox, request, url, body })
+        outcome = await found.route.resolve({
+          sandbox,
+          session,
+          request,
+          url,
+          params: found.params,
+          body,
+        })
     }
   } catch (error) {
     // A store that could not write a reset (a StoreWriteError is a SandboxError too).
@@ -54,5 +63,7 @@ export async function handleControlRequest(
     else throw error
   }
   if (outcome instanceof Failure) return errorReply(outcome)
+  if (outcome.status === 204)
+    return { status: 204, headers: outcome.headers ?? {}, text: '' }
   return jsonReply(outcome.status, outcome.body, outcome.headers)
 }

@@ -10,12 +10,20 @@ import {
   type StoreReplaceChange,
 } from './store.js'
 
+/** What a request reads and writes of a world's pets. */
+export interface PetData {
+  get(id: number): Pet | undefined
+  list(query: { status?: PetStatus; limit: number }): Pet[]
+  create(pet: NewPet): Promise<Pet>
+  count(): number
+}
+
 /**
  * One world of pets: an @msw/data collection plus an id index. Scenarios that change
  * the data (an empty store, a different seed) get a dataset of their own, so the
  * default data is never wiped by them.
  */
-export interface Dataset {
+export interface Dataset extends PetData {
   /** The @msw/data collection holding the pets, in id order. */
   readonly pets: Collection<typeof petSchema>
   get(id: number): Pet | undefined
@@ -275,7 +283,7 @@ function idsOf(records: Pet[]): (id: number) => boolean {
  * A record that has its id is used as it is (the collection stores a copy); seeding 100k
  * pets spent 150 ms copying them.
  */
-function assignIds(records: PetFixture[] | Pet[]): Pet[] {
+export function assignIds(records: PetFixture[] | Pet[]): Pet[] {
   let next = 1
   let sorted = true
   const pets = records.map((record) => {

@@ -20,6 +20,8 @@ export interface JournalEntry {
   ignoredRetryAfter?: true
   /** One of your own msw handlers answered it (option `handlers`), not the sandbox. */
   override?: true
+  /** The session it belongs to, when not the default one (`X-Sandbox-Session`, a session key). */
+  session?: string
 }
 
 /** A bounded journal of the most recent requests: memory stays flat under any load. */

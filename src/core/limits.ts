@@ -12,3 +12,9 @@ export const MAX_LATENCY_MS = 60_000
 
 /** The most requests the journal keeps. */
 export const MAX_JOURNAL_SIZE = 100_000
+
+/** The largest `maxSessions` (sessions are memory: 10,000 live ones are about 100 MB). */
+export const MAX_SESSIONS_LIMIT = 100_000
+
+/** The longest session idle time, in seconds: 30 days. */
+export const MAX_SESSION_TTL_SECONDS = 30 * 86_400

@@ -1,17 +1,20 @@
 import type { ApiContext } from './api.js'
 import type { Failure, HeaderMap } from './api-errors.js'
-import type { Dataset } from './dataset.js'
+import type { PetData } from './dataset.js'
 import {
+  createSession,
+  deleteSession,
   getClock,
   getScenario,
   getState,
   listRequests,
+  listSessions,
   putScenario,
   resetSandbox,
   setClock,
 } from './control-operations.js'
 import { createPet, getPet, listOrders, listPets } from './pet-operations.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox, SandboxSession } from './sandbox.js'
 import type { Operation, Scenario } from './scenarios.js'
 
 /**
@@ -37,7 +40,7 @@ export interface ApiCall {
   /** The base path the request came in on (`/v1`), for messages and links. */
   apiBase: string
   /** The data this request sees (a data scenario's own, or the sandbox's). */
-  dataset(): Promise<Dataset>
+  dataset(): Promise<PetData>
   /** The request body, as the transport read it. */
   body(): Promise<Uint8Array>
 }
@@ -45,8 +48,12 @@ export interface ApiCall {
 /** What an operation of the control API gets. */
 export interface ControlCall {
   sandbox: Sandbox
+  /** The session the request names (made on first use): the sandbox itself by default. */
+  session(): SandboxSession
   request: Request
   url: URL
+  /** Path parameters by name (`id`), as sent (still percent-encoded). */
+  params: Record<string, string>
   /** The request body, as the transport read it. */
   body(): Promise<Uint8Array>
 }
@@ -166,6 +173,28 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: 'listRequests',
     summary: 'The most recent /v1 requests with their status, code, key and scenario.',
     resolve: listRequests,
+  },
+  {
+    method: 'GET',
+    path: '/sessions',
+    operationId: 'listSessions',
+    summary: 'The live sessions: id, created, last used, pets.',
+    resolve: listSessions,
+  },
+  {
+    method: 'POST',
+    path: '/sessions',
+    operationId: 'createSession',
+    summary:
+      'Start a session (or get the existing one): {"id":"worker-1"} → its keys, e.g. sandbox-free-key.worker-1.',
+    resolve: createSession,
+  },
+  {
+    method: 'DELETE',
+    path: '/sessions/{id}',
+    operationId: 'deleteSession',
+    summary: 'End a session; its next request starts afresh.',
+    resolve: deleteSession,
   },
 ]
 

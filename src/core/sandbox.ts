@@ -6,11 +6,11 @@ import {
   journalOverride,
   type ApiContext,
 } from './api.js'
-import type { Failure, Reply } from './api-errors.js'
+import { Failure, type Reply } from './api-errors.js'
 import { createKeyIndex } from './auth.js'
 import { matchBase, parseBaseUrls, type ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
-import { createDataset, type Dataset } from './dataset.js'
+import { createDataset, type Dataset, type PetData } from './dataset.js'
 import { SandboxError } from './errors.js'
 import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fixtures.js'
 import { handleControlRequest } from './control.js'
@@ -28,9 +28,29 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
+import {
+  createOverlayDataset,
+  createSharedSeed,
+  type SharedSeed,
+} from './overlay-dataset.js'
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION,
+  DEFAULT_SESSION_TTL_SECONDS,
+  isSessionId,
+  SESSION_CREATED_HEADER,
+  selectSession,
+  SessionRegistry,
+  type SessionEntry,
+} from './sessions.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod'
-import { MAX_COUNT, MAX_JOURNAL_SIZE } from './limits.js'
+import {
+  MAX_COUNT,
+  MAX_JOURNAL_SIZE,
+  MAX_SESSION_TTL_SECONDS,
+  MAX_SESSIONS_LIMIT,
+} from './limits.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -78,11 +98,17 @@ export interface SandboxOptions {
    * @see README.md#persistence-stores
    */
   store?: SandboxStore
+  /** At most this many live sessions; the least recently used goes first. Default 1,000. */
+  maxSessions?: number
+  /** A session idle this long (by the sandbox clock) expires. Default 3,600 s. */
+  sessionTtlSeconds?: number
 }
 
 /** What `GET /__sandbox` returns. */
 export interface SandboxState {
   scenario: { name: string; description: string }
+  /** The session this state is of: `default`, or the one the request named. */
+  session: string
   startupScenario: string
   scenarios: Array<{ name: string; description: string }>
   seed: number
@@ -94,6 +120,8 @@ export interface SandboxState {
     perMinute: number
     perDay: number
     expired: boolean
+    /** The scenario a scenario key selects. */
+    scenario?: string
   }>
   clock: { now: string; frozen: boolean }
   baseUrls: string[]
@@ -102,11 +130,56 @@ export interface SandboxState {
 export type { PersistedState } from './store.js'
 
 /**
+ * One session's world: its own pets (starting as the seeded data), rate-limit windows
+ * and bans, clock, scenario switch and journal. The sandbox itself is the default one.
+ * @see README.md#sessions
+ */
+export interface SandboxSession {
+  /** `default`, or the id requests name with `X-Sandbox-Session` or a session key. */
+  readonly id: string
+  /**
+   * The session's pets as an @msw/data collection. A session shares the seeded pets
+   * with every other one until this is first read; then they are copied into its own
+   * collection (await `ready`), which its requests use from then on.
+   */
+  readonly db: { pets: Collection<typeof petSchema> }
+  readonly clock: Clock
+  readonly journal: Journal
+  /** The scenario the session's requests get when they name none. */
+  readonly scenario: Scenario
+  /** Resolves once the session's data is in place. */
+  readonly ready: Promise<void>
+  /** Back to the start: seeded data, fresh windows and bans, the clock, the startup scenario, an empty journal. */
+  reset(): Promise<void>
+  /** Switches the session's scenario until reset. */
+  useScenario(scenario: string | Scenario): void
+  state(): SandboxState
+}
+
+/** A live session, as `GET /__sandbox/sessions` lists it. */
+export interface SessionInfo {
+  id: string
+  createdAt: string
+  lastUsedAt: string
+  pets: number
+}
+
+/**
  * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
  * model, with its clock, scenarios and request journal.
  * @see README.md#createsandbox
  */
-export interface Sandbox {
+export interface Sandbox extends SandboxSession {
+  /**
+   * A session's world, made if it is not live (as its first request would): for tests
+   * and the browser. `default` is the sandbox itself.
+   * @see README.md#sessions
+   */
+  session(id: string): SandboxSession
+  /** The live sessions besides the default one, least recently used first. */
+  sessions(): SessionInfo[]
+  /** Ends a session; false when it was not live. */
+  endSession(id: string): boolean
   /** The msw request handlers (yours first); give them to setupServer, setupWorker or getResponse. */
   readonly handlers: RequestHandler[]
   /** Your own handlers (option `handlers`), in front of the sandbox's. */
@@ -188,6 +261,8 @@ export interface HandleInit {
 }
 
 const optionsSchema = z.object({
+  maxSessions: z.number().int().min(1).max(MAX_SESSIONS_LIMIT).optional(),
+  sessionTtlSeconds: z.number().int().min(1).max(MAX_SESSION_TTL_SECONDS).optional(),
   seed: z.number().int().optional(),
   count: z.number().int().min(0).max(MAX_COUNT).optional(),
   journalSize: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
@@ -211,7 +286,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'INVALID_OPTION',
       'create the sandbox',
       `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}.`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
@@ -233,7 +308,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
   }
   let active = startup
-  let keys = createKeyIndex(fixtures.apiKeys)
+  const indexKeys = () =>
+    createKeyIndex(fixtures.apiKeys, registry.list(), (scenario) =>
+      BUILT_IN_SCENARIOS.includes(scenario as Scenario),
+    )
+  let keys = indexKeys()
   let overrides = checkOverrides(options.handlers ?? [], 'options.handlers')
 
   const defaultPets = () =>
@@ -268,9 +347,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }
   }
 
-  const ctx: ApiContext = {
+  /** A world's view of the sandbox: what every session shares, read live, plus its own. */
+  const makeContext = (
+    own: Pick<
+      ApiContext,
+      'clock' | 'limiter' | 'journal' | 'activeScenario' | 'dataset' | 'ready' | 'session'
+    >,
+  ): ApiContext => ({
     bases,
-    clock,
     get keys() {
       return keys
     },
@@ -278,15 +362,180 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return anonymousPlan()
     },
     registry,
-    activeScenario: () => active,
-    dataset: datasetFor,
+    latency: options.latency,
+    ...own,
+  })
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE
+  const ctx = makeContext({
+    clock,
     limiter,
     journal,
-    latency: options.latency,
+    activeScenario: () => active,
+    dataset: datasetFor,
     ready: () => pending,
+  })
+
+  // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
+  const currentStartup = () =>
+    registry.has(startup.name) ? registry.get(startup.name) : startup
+  const selectScenario = (scenario: string | Scenario): Scenario => {
+    if (typeof scenario === 'string') return registry.get(scenario)
+    const parsed = parseScenario(scenario, 'useScenario()')
+    registry.add(parsed)
+    keys = indexKeys()
+    return parsed
+  }
+  const stateOf = (world: SandboxSession, pets: number): SandboxState => ({
+    scenario: { name: world.scenario.name, description: world.scenario.description },
+    session: world.id,
+    startupScenario: startup.name,
+    scenarios: registry.list().map(({ name, description }) => ({ name, description })),
+    seed,
+    count,
+    counts: { pets },
+    keys: [...keys.values()].map((entry) => ({
+      key: entry.key,
+      plan: entry.planName,
+      perMinute: entry.plan.perMinute,
+      perDay: entry.plan.perDay,
+      expired: entry.expired,
+      ...(entry.scenario === undefined ? {} : { scenario: entry.scenario }),
+    })),
+    clock: world.clock.state(),
+    baseUrls: bases.map((base) => `${base.origin ?? '*'}${base.path}`),
+  })
+
+  // Everything every session shares; a session adds its own clock, limiter, journal,
+  // scenario switch and pets.
+  const requestListeners = new Set<(entry: JournalEntry) => void>()
+  const forward = (entry: JournalEntry) => {
+    for (const listener of requestListeners) listener(entry)
+  }
+  journal.subscribe(forward)
+
+  /** The seeded pets of the default data and of each data scenario, made once for every session. */
+  const sharedSeeds = new Map<string, SharedSeed>()
+  const sharedSeedFor = (scenario: Scenario | undefined): SharedSeed => {
+    const name = scenario?.data ? scenario.name : ''
+    let shared = sharedSeeds.get(name)
+    if (!shared) {
+      const data = scenario?.data
+      shared = createSharedSeed(
+        data
+          ? (data.pets ??
+              generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories))
+          : defaultPets(),
+      )
+      sharedSeeds.set(name, shared)
+    }
+    return shared
+  }
+
+  interface World extends SessionEntry {
+    ctx: ApiContext
+    view: SandboxSession
+  }
+
+  const createSessionWorld = (id: string, now: number): World => {
+    const worldClock = createClock(options.clock)
+    const worldLimiter = new RateLimiter()
+    const worldJournal = new Journal(journalSize)
+    worldJournal.subscribe(forward)
+    let worldActive = currentStartup()
+    let pets = createOverlayDataset(sharedSeedFor(undefined))
+    let copied: Dataset | undefined
+    let scenarioPets = new Map<string, PetData>()
+    let worldPending: Promise<void> = Promise.resolve()
+    const worldCtx = makeContext({
+      session: id,
+      clock: worldClock,
+      limiter: worldLimiter,
+      journal: worldJournal,
+      activeScenario: () => worldActive,
+      dataset(scenario) {
+        if (!scenario.data) return copied ?? pets
+        let data = scenarioPets.get(scenario.name)
+        if (!data) {
+          data = createOverlayDataset(sharedSeedFor(scenario))
+          scenarioPets.set(scenario.name, data)
+        }
+        return data
+      },
+      ready: () => worldPending,
+    })
+    const view: SandboxSession = {
+      id,
+      get db() {
+        if (!copied) {
+          const own = pets
+          const seeded = sharedSeedFor(undefined).pets
+          copied = createDataset(() => [...seeded, ...own.created()])
+          worldPending = copied.ready
+        }
+        return { pets: copied.pets }
+      },
+      clock: worldClock,
+      journal: worldJournal,
+      get scenario() {
+        return worldActive
+      },
+      get ready() {
+        return worldPending
+      },
+      reset() {
+        worldLimiter.reset()
+        worldClock.reset()
+        worldJournal.clear()
+        worldActive = currentStartup()
+        pets = createOverlayDataset(sharedSeedFor(undefined))
+        copied = undefined
+        scenarioPets = new Map()
+        worldPending = Promise.resolve()
+        return worldPending
+      },
+      useScenario(scenario) {
+        worldActive = selectScenario(scenario)
+      },
+      state: () => stateOf(view, (copied ?? pets).count()),
+    }
+    return { id, createdAt: now, lastUsedAt: now, ctx: worldCtx, view }
+  }
+
+  const sessionRegistry = new SessionRegistry<World>(
+    createSessionWorld,
+    () => clock.now(),
+    options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
+  )
+
+  /** The world of a session id: the sandbox's own for `default`. */
+  const worldOf = (id: string): { world: World | undefined; created: boolean } => {
+    if (id === DEFAULT_SESSION) return { world: undefined, created: false }
+    const { session, created } = sessionRegistry.use(id)
+    return { world: session, created }
   }
 
   const sandbox: Sandbox = {
+    id: DEFAULT_SESSION,
+    session(id) {
+      if (!isSessionId(id)) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          `open the session ${JSON.stringify(id)}`,
+          'a session id is 1 to 64 letters, digits, "-" or "_"',
+          'Use an id such as "worker-1".',
+        )
+      }
+      return worldOf(id).world?.view ?? sandbox
+    },
+    sessions: () =>
+      sessionRegistry.list().map((world) => ({
+        id: world.id,
+        createdAt: new Date(world.createdAt).toISOString(),
+        lastUsedAt: new Date(world.lastUsedAt).toISOString(),
+        pets: world.view.state().counts.pets,
+      })),
+    endSession: (id) => sessionRegistry.delete(id),
     handlers: [],
     get overrides() {
       return overrides
@@ -313,61 +562,44 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       limiter.reset()
       clock.reset()
       journal.clear()
-      // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
-      active = registry.has(startup.name) ? registry.get(startup.name) : startup
+      active = currentStartup()
       scenarioData.clear()
       const done = main.reset()
       pending = main.ready
       return done
     },
     useScenario(scenario) {
-      if (typeof scenario === 'string') {
-        active = registry.get(scenario)
-      } else {
-        active = parseScenario(scenario, 'useScenario()')
-        registry.add(active)
-      }
+      active = selectScenario(scenario)
     },
     addScenario(scenario) {
       const parsed = parseScenario(scenario, 'addScenario()')
+      const previous = registry.has(parsed.name) ? registry.get(parsed.name) : undefined
       registry.add(parsed)
+      try {
+        keys = indexKeys()
+      } catch (error) {
+        if (previous) registry.add(previous)
+        throw error
+      }
       scenarioData.delete(parsed.name)
+      sharedSeeds.delete(parsed.name)
       if (active.name === parsed.name) active = parsed
     },
     async reloadFixtures(next) {
       fixtures = resolveFixtures(next)
-      keys = createKeyIndex(fixtures.apiKeys)
+      keys = indexKeys()
       scenarioData.clear()
+      sharedSeeds.clear()
       // Requests wait for the reload as for a reset: none sees the data half loaded.
       const done = main.reload()
       pending = main.ready
       await done
     },
-    state() {
-      return {
-        scenario: { name: active.name, description: active.description },
-        startupScenario: startup.name,
-        scenarios: registry
-          .list()
-          .map(({ name, description }) => ({ name, description })),
-        seed,
-        count,
-        counts: { pets: main.count() },
-        keys: fixtures.apiKeys.keys.map((entry) => {
-          const plan = fixtures.apiKeys.plans[entry.plan] as Plan
-          return {
-            key: entry.key,
-            plan: entry.plan,
-            perMinute: plan.perMinute,
-            perDay: plan.perDay,
-            expired: entry.expired ?? false,
-          }
-        }),
-        clock: clock.state(),
-        baseUrls: bases.map((base) => `${base.origin ?? '*'}${base.path}`),
-      }
+    state: () => stateOf(sandbox, main.count()),
+    onRequest(listener) {
+      requestListeners.add(listener)
+      return () => requestListeners.delete(listener)
     },
-    onRequest: (listener) => journal.subscribe(listener),
     exportState: () => ({
       format: STATE_FORMAT,
       seed,
@@ -396,20 +628,42 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!scope) return undefined
       if (scope.unsafe) return answerRefusedRequest(ctx, request, scope.unsafe, target)
       const { api, control } = scope
+      const selection = selectSession(request, (key) => keys.has(key))
+      if (selection instanceof Failure) {
+        return answerRefusedRequest(ctx, request, selection, target)
+      }
       const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+      let created = false
+      let reply: Reply | undefined
       if (api) {
-        return handleApiRequest(ctx, {
+        const named = worldOf(selection.id)
+        created = named.created
+        reply = await handleApiRequest(named.world?.ctx ?? ctx, {
           request,
           url,
           apiBase: api.base.path,
           rest: api.rest,
+          authorization: selection.authorization,
           body,
         })
+      } else if (control) {
+        reply = await handleControlRequest(sandbox, {
+          request,
+          url,
+          rest: control.rest,
+          body,
+          // Made only when an endpoint acts on it (not for /__sandbox/sessions).
+          session() {
+            const named = worldOf(selection.id)
+            created ||= named.created
+            return named.world?.view ?? sandbox
+          },
+        })
       }
-      if (control) {
-        return handleControlRequest(sandbox, { request, url, rest: control.rest, body })
+      if (reply && created) {
+        reply.headers = { ...reply.headers, [SESSION_CREATED_HEADER]: 'true' }
       }
-      return undefined
+      return reply
     },
     refuse: (request, failure, target) =>
       answerRefusedRequest(ctx, request, failure, target),

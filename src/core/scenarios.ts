@@ -81,6 +81,21 @@ export const scenarioSchema = z.strictObject({
     })
     .optional(),
   latency: latencySchema.optional(),
+  /**
+   * Demo keys that select this scenario, each with the plan it has: a client that can
+   * only choose its key (a mobile app, Postman, a partner's backend) gets the scenario.
+   */
+  keys: z
+    .record(
+      z
+        .string()
+        .regex(
+          /^[\x21-\x2d\x2f-\x7e]{1,100}$/,
+          'must be printable ASCII without "." or spaces',
+        ),
+      z.string().min(1),
+    )
+    .optional(),
   errors: z.partialRecord(z.enum([...OPERATIONS, '*']), forcedErrorSchema).optional(),
 })
 

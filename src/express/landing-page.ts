@@ -82,11 +82,12 @@ ${rows(
     escapeHtml(entry.plan),
     entry.expired
       ? 'always 401 <code>expired_api_key</code>'
-      : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day`,
+      : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day${entry.scenario ? `; selects the scenario <code>${escapeHtml(entry.scenario)}</code>` : ''}`,
   ]),
 )}
 </tbody>
 </table>
+<p>Sessions: each session is its own world (pets, limits, clock, scenario, journal). Name one with the header <code>X-Sandbox-Session: &lt;id&gt;</code>, or add <code>.&lt;id&gt;</code> to a key (<code>sandbox-free-key.alice</code>); <code>POST /__sandbox/sessions</code> gives a session its keys.</p>
 <h2>Scenarios</h2>
 <p>Active: <code>${escapeHtml(state.scenario.name)}</code>. Select one for a request with the header <code>X-Sandbox-Scenario: &lt;name&gt;</code>, for every request with <code>PUT /__sandbox/scenario</code>, or at start with <code>npx petstore-sandbox --scenario &lt;name&gt;</code>.</p>
 <table>

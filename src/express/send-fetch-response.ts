@@ -9,9 +9,11 @@ import type { Reply } from '../core/api-errors.js'
 export function sendReply(reply: Reply, outgoing: ServerResponse) {
   const headers: string[] = []
   for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
-  headers.push('content-length', String(Buffer.byteLength(reply.text)))
+  // A 204 has no body, and so no Content-Length (RFC 9110).
+  if (reply.status !== 204)
+    headers.push('content-length', String(Buffer.byteLength(reply.text)))
   outgoing.writeHead(reply.status, headers)
-  outgoing.end(reply.text)
+  outgoing.end(reply.status === 204 ? undefined : reply.text)
 }
 
 /**
@@ -25,8 +27,12 @@ export async function sendFetchResponse(
   text?: string,
 ) {
   // A flat [name, value, ...] list: no object per response, and Set-Cookie stays a list.
+  // The length is counted here, from the body written (msw 3's HttpResponse sets one too:
+  // two would make clients refuse the response).
   const headers: string[] = []
-  for (const [name, value] of response.headers) headers.push(name, value)
+  for (const [name, value] of response.headers) {
+    if (name !== 'content-length') headers.push(name, value)
+  }
   const body = text ?? (response.body === null ? undefined : await readAll(response.body))
   if (body !== undefined) headers.push('content-length', String(Buffer.byteLength(body)))
   outgoing.writeHead(response.status, headers)

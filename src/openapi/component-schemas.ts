@@ -42,6 +42,10 @@ export const scenarioStateSchema = z
 export const sandboxStateSchema = z
   .object({
     scenario: scenarioSummary.meta({ description: 'The active scenario.' }),
+    session: z.string().meta({
+      description: 'The session this state is of: default, or the one the request named.',
+      examples: ['default'],
+    }),
     startupScenario: z.string(),
     scenarios: z.array(scenarioSummary).meta({ description: 'Every loaded scenario.' }),
     seed: z.number().int(),
@@ -55,6 +59,10 @@ export const sandboxStateSchema = z
           perMinute: count,
           perDay: count,
           expired: z.boolean(),
+          scenario: z
+            .string()
+            .optional()
+            .meta({ description: 'The scenario this key selects (a scenario key).' }),
         }),
       )
       .meta({ description: 'The demo API keys and their plans.' }),
@@ -94,11 +102,49 @@ export const journalEntrySchema = z
       description:
         'One of your own msw handlers (option `handlers`, `--handlers`) answered it, not the sandbox.',
     }),
+    session: z.string().optional().meta({
+      description: 'The session it belongs to, when not the default one.',
+    }),
   })
   .meta({ description: 'One request as the journal saw it (no bodies).' })
 
 /** What `GET /__sandbox/requests` answers. */
 export const journalSchema = z.object({ requests: z.array(journalEntrySchema) })
+
+/** A live session (`GET /__sandbox/sessions`). */
+export const sessionInfoSchema = z.object({
+  id: z.string().meta({ examples: ['worker-1'] }),
+  createdAt: dateTime,
+  lastUsedAt: dateTime,
+  pets: count.meta({ description: 'How many pets the session sees.' }),
+})
+
+/** What `GET /__sandbox/sessions` answers. */
+export const sessionListSchema = z.object({ sessions: z.array(sessionInfoSchema) })
+
+/** The optional body of `POST /__sandbox/sessions`. */
+export const sessionRequestSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .optional()
+      .meta({ description: 'The session id; generated when left out.' }),
+    scenario: z
+      .string()
+      .optional()
+      .meta({ description: "The new session's scenario switch (a loaded scenario)." }),
+  })
+  .meta({ examples: [{ id: 'worker-1' }] })
+
+/** What `POST /__sandbox/sessions` answers: the session and a key per plan. */
+export const sessionKeysSchema = z.object({
+  id: z.string().meta({ examples: ['worker-1'] }),
+  keys: z.record(z.string(), z.string()).meta({
+    description: 'A session key per plan: the demo key, a dot, the session id.',
+    examples: [{ free: 'sandbox-free-key.worker-1', pro: 'sandbox-pro-key.worker-1' }],
+  }),
+})
 
 /** The body of `PUT /__sandbox/scenario`. */
 export const scenarioSwitchSchema = z
@@ -147,6 +193,10 @@ for (const [id, schema] of Object.entries({
   SandboxState: sandboxStateSchema,
   JournalEntry: journalEntrySchema,
   Journal: journalSchema,
+  SessionInfo: sessionInfoSchema,
+  SessionList: sessionListSchema,
+  SessionRequest: sessionRequestSchema,
+  SessionKeys: sessionKeysSchema,
 })) {
   componentRegistry.add(schema, { id })
 }

@@ -127,6 +127,9 @@ describe('paths', () => {
       getClock: ['200'],
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
+      listSessions: ['200'],
+      createSession: ['200', '201', '400'],
+      deleteSession: ['204', '400'],
     }
     const now = Object.fromEntries(
       operations().map(({ operation }) => [

@@ -105,6 +105,19 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
           schema: { type: 'string', examples: ['rate-limited'] },
           'x-sandbox': true,
         },
+        'X-Sandbox-Session': {
+          name: 'X-Sandbox-Session',
+          in: 'header',
+          required: false,
+          description:
+            'Sandbox only: the isolated session this request belongs to (its own pets, limits, clock, scenario switch and journal), made on first use. A session key (sandbox-free-key.<id>) does the same without the header.',
+          schema: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]{1,64}$',
+            examples: ['worker-1'],
+          },
+          'x-sandbox': true,
+        },
       },
       headers: HEADERS,
       responses: structuredClone(COMPONENT_RESPONSES),

@@ -52,6 +52,7 @@ const pathErrors = (scope: 'api' | 'control') => ({
 })
 
 const scenarioHeader = ref('parameters', 'X-Sandbox-Scenario')
+const sessionHeader = ref('parameters', 'X-Sandbox-Session')
 
 /** The reusable responses the operations refer to. */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
@@ -109,6 +110,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         schema: ref('schemas', 'PetStatus'),
       },
       scenarioHeader,
+      sessionHeader,
     ],
     responses: {
       '200': apiResponse('The animals, ordered by id ascending (a bare array).', 'Pets'),
@@ -125,7 +127,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     tags: ['Pets'],
     description:
       'Adds an animal. Unknown fields are ignored and never stored; a status not supplied stays absent.',
-    parameters: [scenarioHeader],
+    parameters: [scenarioHeader, sessionHeader],
     requestBody: { required: true, content: json('NewPet') },
     responses: {
       '201': apiResponse('The created animal, with its new id.', 'Pet'),
@@ -153,6 +155,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         schema: { type: 'integer', format: 'int64' },
       },
       scenarioHeader,
+      sessionHeader,
     ],
     responses: {
       '200': getPetResponse('The animal.', 'Pet'),
@@ -179,7 +182,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     tags: ['Store'],
     description:
       'The interface mentions this endpoint without its payloads or responses, so the sandbox does not model it: it answers 501 not_implemented. No success response is documented until the API publishes one.',
-    parameters: [scenarioHeader],
+    parameters: [scenarioHeader, sessionHeader],
     responses: {
       '400': apiResponse(`Invalid value. ${UNKNOWN_SCENARIO}`),
       '401': ref('responses', 'Unauthorized'),
@@ -245,6 +248,49 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         'The body is not JSON (invalid_json), or a field is wrong or out of range (validation_failed).',
       ),
       ...pathErrors('control'),
+    },
+  },
+  listSessions: {
+    tags: ['Sandbox'],
+    description:
+      'The live sessions besides the default one, least recently used first. Sessions give isolation, not privacy: whoever reaches the server can name any session.',
+    responses: {
+      '200': controlResponse('The sessions.', 'SessionList'),
+      ...pathErrors('control'),
+    },
+  },
+  createSession: {
+    tags: ['Sandbox'],
+    description:
+      'Starts a session (its own pets, limits, clock, scenario switch and journal), or answers the existing one with 200: retries are safe. Its keys work without the X-Sandbox-Session header.',
+    requestBody: { required: false, content: json('SessionRequest') },
+    responses: {
+      '200': controlResponse('The session already existed.', 'SessionKeys'),
+      '201': controlResponse('The session was made.', 'SessionKeys'),
+      '400': controlResponse(
+        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), or the scenario is not loaded (unknown_scenario).',
+      ),
+      ...pathErrors('control'),
+    },
+  },
+  deleteSession: {
+    tags: ['Sandbox'],
+    description:
+      'Ends a session; a request naming it later starts a fresh one. The default session cannot be deleted (reset it instead).',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The session id.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      },
+    ],
+    responses: {
+      '204': { description: 'The session is gone.' },
+      '400': controlResponse('The default session (invalid_session).'),
+      '404': controlResponse('No live session with this id (not_found).'),
+      '405': ref('responses', 'ControlMethodNotAllowed'),
     },
   },
   listRequests: {

@@ -573,12 +573,20 @@ export function defineContractSuite(
           counts: { pets: 50 },
           clock: { now: T0, frozen: true },
         })
-        expect(state.keys.map((key: { key: string }) => key.key)).toEqual([
+        expect(
+          state.keys.map((key: { key: string; scenario?: string }) =>
+            key.scenario ? `${key.key} (${key.scenario})` : key.key,
+          ),
+        ).toEqual([
           FREE,
           PRO,
           BUSINESS,
           'sandbox-enterprise-key',
           'sandbox-expired-key',
+          'sandbox-rate-limited-key (rate-limited)',
+          'sandbox-missing-pet-key (missing-pet)',
+          'sandbox-empty-store-key (empty-store)',
+          'sandbox-slow-network-key (slow-network)',
         ])
       })
 

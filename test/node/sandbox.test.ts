@@ -337,3 +337,53 @@ test('only the /v1 base path is served: other versions are not handled', async (
   expect(await ask(sandbox, 'https://x.test/v2/pets')).toBeUndefined()
   expect(await ask(sandbox, 'https://x.test/pets')).toBeUndefined()
 })
+
+describe('sandbox.session(id): a session in code, as its requests see it', () => {
+  test('its pets, clock and scenario are its own, and db.pets is queryable like the sandbox db', async () => {
+    const sandbox = createSandbox({
+      seed: 42,
+      clock: { now: '2027-01-01T00:00:00Z', frozen: true },
+    })
+    const ask = (path: string, init: RequestInit = {}) =>
+      getResponse(
+        sandbox.handlers,
+        new Request(`https://x.test${path}`, {
+          ...init,
+          headers: {
+            authorization: 'Bearer sandbox-free-key',
+            'x-sandbox-session': 'alice',
+            'content-type': 'application/json',
+          },
+        }),
+      )
+    const created = await ask('/v1/pets', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Rex', categoryId: 2 }),
+    })
+    expect(created?.status).toBe(201)
+    const alice = sandbox.session('alice')
+    expect(alice.id).toBe('alice')
+    const pets = alice.db.pets
+    await alice.ready
+    expect(pets.count()).toBe(51)
+    expect(pets.findFirst((q) => q.where({ name: 'Rex' }))?.id).toBe(51)
+    expect(sandbox.db.pets.count()).toBe(50)
+    // Writes through the session's collection are what its requests see.
+    pets.create({ id: 900, name: 'Planted', categoryId: 1 })
+    const planted = await ask('/v1/pets/900')
+    expect(await planted?.json()).toMatchObject({ name: 'Planted' })
+
+    alice.clock.set('2031-01-01T00:00:00Z')
+    expect((await ask('/v1/pets/1'))?.status).toBe(410)
+    expect(sandbox.clock.state().now).toBe('2027-01-01T00:00:00.000Z')
+    alice.useScenario('rate-limited')
+    expect((await ask('/v1/pets'))?.status).toBe(429)
+    expect(sandbox.scenario.name).toBe('default')
+
+    await alice.reset()
+    expect((await ask('/v1/pets?limit=100'))?.status).toBe(200)
+    expect(alice.state()).toMatchObject({ session: 'alice', counts: { pets: 50 } })
+    expect(sandbox.session('default')).toBe(sandbox)
+    expect(() => sandbox.session('not ok')).toThrow(/session id is 1 to 64 letters/)
+  })
+})

@@ -1,0 +1,153 @@
+import { fail, type Failure } from './api-errors.js'
+import { truncate } from './issues.js'
+
+/** Names the session a request belongs to; no header is the default session. */
+export const SESSION_HEADER = 'x-sandbox-session'
+
+/** On the response whose request created (or re-created, after expiry) its session. */
+export const SESSION_CREATED_HEADER = 'x-sandbox-session-created'
+
+/** The default session's id: the sandbox as it is without sessions. */
+export const DEFAULT_SESSION = 'default'
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** Defaults documented in README.md#sessions. */
+export const DEFAULT_MAX_SESSIONS = 1_000
+export const DEFAULT_SESSION_TTL_SECONDS = 3_600
+
+/** Which session a request names, and its Authorization with a session key's session part removed. */
+export interface SessionSelection {
+  id: string
+  /** `Bearer sandbox-free-key` for `Bearer sandbox-free-key.alice`; the header otherwise. */
+  authorization: string | null
+}
+
+const BEARER_TOKEN = /^(\s*bearer\s+)(\S+)(\s*)$/i
+
+/**
+ * Reads the session a request names: the `X-Sandbox-Session` header, or a session key
+ * (`<demo key>.<session id>`) as its bearer token. Both naming different sessions is
+ * 400 `session_conflict`; an id outside `[A-Za-z0-9_-]{1,64}` is 400 `invalid_session`.
+ */
+export function selectSession(
+  request: Request,
+  isDemoKey: (key: string) => boolean,
+): SessionSelection | Failure {
+  const header = request.headers.get(SESSION_HEADER)?.trim() || null
+  if (header !== null && !SESSION_ID.test(header)) {
+    return fail(
+      'invalid_session',
+      `The ${SESSION_HEADER} header ${JSON.stringify(truncate(header, 70))} is not a session id: use 1 to 64 letters, digits, "-" or "_", e.g. "${SESSION_HEADER}: worker-1".`,
+    )
+  }
+  let authorization = request.headers.get('authorization')
+  let fromKey: string | null = null
+  const bearer = authorization === null ? null : BEARER_TOKEN.exec(authorization)
+  const token = bearer?.[2]
+  const dot = token?.indexOf('.') ?? -1
+  if (bearer && token && dot > 0 && isDemoKey(token.slice(0, dot))) {
+    const key = token.slice(0, dot)
+    fromKey = token.slice(dot + 1)
+    if (!SESSION_ID.test(fromKey)) {
+      return fail(
+        'invalid_session',
+        `The session part of the key "${key}.${truncate(fromKey, 70)}" is not a session id: after "${key}." use 1 to 64 letters, digits, "-" or "_", e.g. ${key}.alice.`,
+      )
+    }
+    authorization = `${bearer[1]}${key}${bearer[3]}`
+  }
+  if (header !== null && fromKey !== null && header !== fromKey) {
+    return fail(
+      'session_conflict',
+      `The ${SESSION_HEADER} header names the session "${header}" and the API key the session "${fromKey}". Name one session: drop the header, or use the key of that session.`,
+    )
+  }
+  return { id: header ?? fromKey ?? DEFAULT_SESSION, authorization }
+}
+
+/** A session id nobody chose: 16 letters and digits from a random source. */
+export function generateSessionId(): string {
+  const alphabet = 'abcdefghijkmnopqrstuvwxyz23456789'
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')
+}
+
+/** Whether a text is a session id (for ids in a body or a path). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id)
+}
+
+/** A live session: what the registry needs to know of it. */
+export interface SessionEntry {
+  readonly id: string
+  readonly createdAt: number
+  lastUsedAt: number
+}
+
+/**
+ * The live sessions, least recently used first (a Map keeps insertion order, and a use
+ * moves an entry to the end). At most `max` live; one idle for `ttlMs` (by the sandbox
+ * clock) has expired, and is made anew when named again.
+ */
+export class SessionRegistry<Session extends SessionEntry> {
+  readonly #sessions = new Map<string, Session>()
+
+  constructor(
+    private readonly create: (id: string, now: number) => Session,
+    private readonly now: () => number,
+    readonly max: number,
+    readonly ttlMs: number,
+  ) {}
+
+  /** The session, made (anew, when it had expired) if needed. */
+  use(id: string): { session: Session; created: boolean } {
+    const now = this.now()
+    let session = this.#sessions.get(id)
+    if (session && this.#expired(session, now)) {
+      this.#sessions.delete(id)
+      session = undefined
+    }
+    if (session) {
+      this.#sessions.delete(id)
+      this.#sessions.set(id, session)
+      session.lastUsedAt = now
+      return { session, created: false }
+    }
+    this.#evict(now)
+    session = this.create(id, now)
+    this.#sessions.set(id, session)
+    return { session, created: true }
+  }
+
+  /** The live session, without making or touching it. */
+  peek(id: string): Session | undefined {
+    const session = this.#sessions.get(id)
+    return session && !this.#expired(session, this.now()) ? session : undefined
+  }
+
+  delete(id: string): boolean {
+    return this.peek(id) !== undefined && this.#sessions.delete(id)
+  }
+
+  list(): Session[] {
+    const now = this.now()
+    return [...this.#sessions.values()].filter((session) => !this.#expired(session, now))
+  }
+
+  get size() {
+    return this.#sessions.size
+  }
+
+  #expired(session: Session, now: number) {
+    return now - session.lastUsedAt > this.ttlMs
+  }
+
+  /** Drops expired sessions (they lead the order), then the least recently used while full. */
+  #evict(now: number) {
+    for (const session of this.#sessions.values()) {
+      if (this.#sessions.size < this.max && !this.#expired(session, now)) break
+      this.#sessions.delete(session.id)
+    }
+  }
+}
