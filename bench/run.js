@@ -3,7 +3,8 @@
 // scale (1k, 10k, 100k pets). Prints a markdown table with the targets of issue 6 and
 // writes bench/results/latest.json and latest.md. Everything runs on 127.0.0.1 and every
 // child process is killed at the end, on error and on Ctrl-C.
-// Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run).
+// Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run),
+// BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute).
 import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
@@ -32,10 +33,12 @@ import {
 import {
   compare,
   ENDPOINTS,
+  evaluatePersistTargets,
   evaluateTargets,
   figures,
   median,
   renderMarkdown,
+  renderPersist,
 } from './lib/report.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -80,6 +83,8 @@ const SERVERS = {
     '42',
     '--quiet',
   ],
+  // The same with --persist: the second argument is the state file.
+  persist: (port, stateFile) => [...SERVERS.sandbox(port), '--persist', stateFile],
 }
 
 async function startServer(kind, petsFile) {
@@ -121,7 +126,7 @@ const LOADS = {
   getPet: { method: 'GET', path: `/v1/pets/${GET_ID}`, expect: 200 },
 }
 
-async function load(server, name, durationS) {
+async function load(server, name, durationS, connections = config.connections) {
   const spec = LOADS[name]
   const instance = autocannon({
     url: `http://127.0.0.1:${server.port}${spec.path}`,
@@ -131,7 +136,7 @@ async function load(server, name, durationS) {
       ...(spec.body ? { 'content-type': 'application/json' } : {}),
     },
     ...(spec.body ? { body: spec.body } : {}),
-    connections: config.connections,
+    connections,
     duration: durationS,
     timeout: 10,
   })
@@ -239,6 +244,118 @@ async function measureThroughput(petsFile) {
   }
 }
 
+/**
+ * The --persist rows of issue 14, as ratios within this run: POST /v1/pets with --persist
+ * and without; GET /v1/pets/{id} p99 while creates pour in, with and without; POST
+ * throughput (so the cost of a create) on a state of 10,000 pets and of 1,000, each on a
+ * fresh server and file. Rounds interleave the two sides.
+ */
+async function measurePersist(dir) {
+  const stateFile = (name, count) => {
+    const file = join(dir, name)
+    const lines = [
+      JSON.stringify({ format: 'petstore-sandbox/state@2', seed: 42, count: 50 }),
+    ]
+    for (let id = 1; id <= count; id++)
+      lines.push(
+        JSON.stringify({
+          id,
+          name: `Pet ${id}`,
+          categoryId: 1 + (id % 5),
+          status: 'available',
+        }),
+      )
+    writeFileSync(file, `${lines.join('\n')}\n`)
+    return file
+  }
+  const fresh = async (kind, count) =>
+    startServer(
+      kind,
+      kind === 'persist'
+        ? stateFile(`state-${count}-${Date.now()}.json`, count)
+        : undefined,
+    )
+  const runs = {
+    post: { off: [], on: [] },
+    burst: { off: [], on: [] },
+    scale: { small: [], big: [] },
+  }
+  log(`persist: ${config.rounds} interleaved rounds, ${config.durationS} s per run`)
+  for (let round = 1; round <= config.rounds; round++) {
+    // Fresh servers each round: the state grows with every create.
+    for (const side of ['off', 'on']) {
+      const server = await fresh(side === 'on' ? 'persist' : 'sandbox', 50)
+      try {
+        if (round === 1) await load(server, 'createPet', 1)
+        const post = await load(server, 'createPet', config.durationS)
+        runs.post[side].push(post)
+        // The burst: 40 connections creating, 10 reading one pet, at the same time.
+        const [burst, read] = await Promise.all([
+          load(server, 'createPet', config.durationS, 40),
+          load(server, 'getPet', config.durationS, 10),
+        ])
+        runs.burst[side].push({
+          ...read,
+          creates: burst.rps,
+          createFailures: burst.failures,
+        })
+        log(
+          `  round ${round} --persist ${side.padEnd(3)} POST ${post.rps.toFixed(0).padStart(6)} req/s; GET p99 during creates ${read.p99} ms (${burst.rps.toFixed(0)} creates/s)${post.failures + read.failures + burst.failures ? `  ${post.failures + read.failures + burst.failures} FAILED` : ''}`,
+        )
+      } finally {
+        await server.proc.kill()
+      }
+    }
+    for (const [size, count] of [
+      ['small', 1_000],
+      ['big', 10_000],
+    ]) {
+      const server = await fresh('persist', count)
+      try {
+        await load(server, 'createPet', 1)
+        const run = await load(server, 'createPet', config.durationS)
+        runs.scale[size].push({ ...run, count, usPerCreate: 1e6 / run.rps })
+        log(
+          `  round ${round} --persist on ${count.toLocaleString('en-US').padStart(6)} pets: POST ${run.rps.toFixed(0).padStart(6)} req/s`,
+        )
+      } finally {
+        await server.proc.kill()
+      }
+    }
+  }
+  const ratio = (list, base, key) =>
+    median(list.map((run, index) => run[key] / base[index][key]))
+  const all = [
+    ...runs.post.off,
+    ...runs.post.on,
+    ...runs.burst.off,
+    ...runs.burst.on,
+    ...runs.scale.small,
+    ...runs.scale.big,
+  ]
+  return {
+    post: {
+      off: median(runs.post.off.map((run) => run.rps)),
+      on: median(runs.post.on.map((run) => run.rps)),
+      ratio: ratio(runs.post.on, runs.post.off, 'rps'),
+      runs: runs.post,
+    },
+    burstGetP99: {
+      off: median(runs.burst.off.map((run) => run.p99)),
+      on: median(runs.burst.on.map((run) => run.p99)),
+      ratio: ratio(runs.burst.on, runs.burst.off, 'p99'),
+      runs: runs.burst,
+    },
+    createCost: {
+      small: median(runs.scale.small.map((run) => run.usPerCreate)),
+      big: median(runs.scale.big.map((run) => run.usPerCreate)),
+      ratio: ratio(runs.scale.big, runs.scale.small, 'usPerCreate'),
+      runs: runs.scale,
+    },
+    failures: all.reduce((sum, run) => sum + run.failures + (run.createFailures ?? 0), 0),
+  }
+}
+
 async function measureInTest(petsFile) {
   log(`in-test: ${config.inTestRuns} interleaved processes of each side`)
   const us = { bare: [], sandbox: [] }
@@ -310,10 +427,22 @@ async function main() {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
   const petsFile = await writePets(dir)
 
+  if (process.env.BENCH_ONLY === 'persist') {
+    const persist = await measurePersist(dir)
+    const only = { date: new Date().toISOString(), machine: host, config, persist }
+    only.durationS = (performance.now() - started) / 1000
+    const markdown = renderPersist(only, evaluatePersistTargets(only))
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'persist.json'), `${JSON.stringify(only, null, 2)}\n`)
+    process.stdout.write(`\n${markdown}`)
+    log(`\nwritten: bench/results/persist.json`)
+    return
+  }
   const startup = await measureStartup(petsFile)
   const { throughput, rss } = await measureThroughput(petsFile)
   const inTest = await measureInTest(petsFile)
   const scale = await measureScale()
+  const persist = await measurePersist(dir)
 
   const results = {
     date: new Date().toISOString(),
@@ -325,6 +454,7 @@ async function main() {
     rss,
     inTest,
     scale,
+    persist,
   }
   results.figures = figures(results)
   const targets = evaluateTargets(results)

@@ -87,6 +87,30 @@ export const TARGETS = [
     limit: 400,
     unit: 'MB',
   },
+  {
+    id: 'persist-create-rps',
+    label: 'POST /v1/pets req/s, --persist/without',
+    value: (r) => r.persist?.post.ratio,
+    op: '>=',
+    limit: 0.5,
+    unit: 'x',
+  },
+  {
+    id: 'persist-burst-p99',
+    label: 'GET /v1/pets/{id} p99 during a burst of creates, --persist/without',
+    value: (r) => r.persist?.burstGetP99.ratio,
+    op: '<=',
+    limit: 2.0,
+    unit: 'x',
+  },
+  {
+    id: 'persist-create-cost',
+    label: 'cost of a create with --persist, 10,000 pets/1,000 pets in the state',
+    value: (r) => r.persist?.createCost.ratio,
+    op: '<=',
+    limit: 1.5,
+    unit: 'x',
+  },
 ]
 
 function scaleRow(results, count) {
@@ -100,12 +124,13 @@ const COMPARE = {
 }
 
 /** Each target with its measured value and PASS, FAIL or INVALID (errors in the run). */
-export function evaluateTargets(results) {
-  return TARGETS.map((target) => {
+export function evaluateTargets(results, targets = TARGETS) {
+  return targets.map((target) => {
     const value = target.value(results)
     const invalid =
       (target.id.startsWith('list') && results.throughput.listPets.failures > 0) ||
-      (target.id.startsWith('create') && results.throughput.createPet.failures > 0)
+      (target.id.startsWith('create') && results.throughput.createPet.failures > 0) ||
+      (target.id.startsWith('persist') && results.persist?.failures > 0)
     const pass = Number.isFinite(value) && COMPARE[target.op](value, target.limit)
     return {
       id: target.id,
@@ -117,6 +142,54 @@ export function evaluateTargets(results) {
       result: invalid ? 'INVALID' : pass ? 'PASS' : 'FAIL',
     }
   })
+}
+
+/** The --persist targets alone (BENCH_ONLY=persist). */
+export function evaluatePersistTargets(results) {
+  return evaluateTargets(
+    results,
+    TARGETS.filter((target) => target.id.startsWith('persist')),
+  )
+}
+
+/** The --persist section (issue 14): its rows and their targets. */
+export function renderPersist(results, targets) {
+  const p = results.persist
+  const byId = Object.fromEntries(targets.map((target) => [target.id, target]))
+  const verdict = (id) => (byId[id] ? ` ${byId[id].result}` : '')
+  const lines = [
+    `## --persist (issue 14; fresh server and state file per run, ${results.config.durationS} s x ${results.config.rounds} interleaved rounds; ratios are medians of the per-round ratios)`,
+    '',
+    table(
+      ['measure', 'without', 'with --persist', 'ratio', 'target'],
+      [
+        [
+          `POST /v1/pets req/s (-c ${results.config.connections})`,
+          fmt(p.post.off),
+          fmt(p.post.on),
+          `**${fmt(p.post.ratio)}**`,
+          `>= 0.5${verdict('persist-create-rps')}`,
+        ],
+        [
+          'GET /v1/pets/{id} p99 (-c 10) while 40 connections create',
+          `${fmt(p.burstGetP99.off, 1)} ms`,
+          `${fmt(p.burstGetP99.on, 1)} ms`,
+          `**${fmt(p.burstGetP99.ratio)}**`,
+          `<= 2.0${verdict('persist-burst-p99')}`,
+        ],
+        [
+          'cost of a create with --persist: 1,000 pets in the state / 10,000',
+          `${fmt(p.createCost.small, 0)} µs`,
+          `${fmt(p.createCost.big, 0)} µs`,
+          `**${fmt(p.createCost.ratio)}**`,
+          `<= 1.5${verdict('persist-create-cost')}`,
+        ],
+      ],
+    ),
+    '',
+    `Non-2xx answers or errors in these runs: ${p.failures}. The cost of a create is 1 / (POST req/s at -c ${results.config.connections}), so it includes the group commit's sharing of fsyncs.`,
+  ]
+  return `${lines.join('\n')}\n`
 }
 
 export function fmt(value, digits = 2) {
@@ -262,8 +335,12 @@ export function renderMarkdown(results, targets, comparison) {
       }),
     ),
   )
+  if (results.persist) {
+    lines.push('')
+    lines.push(renderPersist(results, targets).trimEnd())
+  }
   lines.push('')
-  lines.push('## Targets (issue 6)')
+  lines.push('## Targets (issues 6 and 14)')
   lines.push('')
   lines.push(
     table(
@@ -322,6 +399,11 @@ export function figures(results) {
     out[`${n} pets filtered ms`] = row.latencyMs.filtered.p50
     out[`${n} pets get-by-id ms`] = row.latencyMs.getById.p50
     out[`${n} pets peak RSS MB`] = row.peakRssMb
+  }
+  if (results.persist) {
+    out['--persist POST req/s ratio'] = results.persist.post.ratio
+    out['--persist GET p99 during creates ratio'] = results.persist.burstGetP99.ratio
+    out['--persist create cost 10k/1k ratio'] = results.persist.createCost.ratio
   }
   return out
 }

@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import {
   closeSync,
-  fsyncSync,
+  constants,
+  fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
+  readlinkSync,
   rmSync,
-  writeSync,
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
@@ -16,90 +18,344 @@ import {
   type PersistedState,
   type SandboxStore,
   type StoreChange,
+  type StoreCreateChange,
 } from '../core/store.js'
 import { CliError } from './cli-error.js'
+import { encodePet, encodeState, parseStateFile, type LoadedState } from './state-file.js'
+import {
+  nodeStoreFs,
+  O_DIRECTORY,
+  O_NOFOLLOW,
+  O_NONBLOCK,
+  type StoreFs,
+} from './store-fs.js'
 
 /**
- * The `--persist` file as a sandbox store: the whole state in one JSON file (format
- * `petstore-sandbox/state@1`), rewritten atomically for every change the sandbox writes
- * through it. Synchronous, so the changes reach the disk in the order they were made,
- * and a create's 201 leaves only once its pet is on disk.
+ * The `--persist` file as a sandbox store (format in state-file.ts). A create appends
+ * its pet's line and is acknowledged once that line is fsynced; the creates that arrive
+ * while a write is under way share the next write and fsync (group commit), so a burst
+ * costs one fsync per group and no create touches more than its own bytes. A `replace`
+ * (reset, reload, the restore at start) rewrites the whole file: a temporary file with a
+ * random name (O_EXCL, O_NOFOLLOW, mode 0600), fsynced, renamed over the state file, the
+ * folder fsynced. A failed append is cut back off the file, so it holds exactly the
+ * acknowledged pets; see README.md#persistence (Design) for every failure.
  */
 export interface FileStore extends SandboxStore {
   /** The absolute path of the state file. */
   readonly file: string
   /**
-   * The file's content, parsed; undefined when it does not exist yet. Removes the
-   * temporary files of a process killed mid-write. Throws a CliError for a file that
-   * cannot be read or is not JSON (left untouched).
+   * The file's content, parsed; undefined when it does not exist yet. Refuses (CliError)
+   * a path that is a symbolic link or not a regular file (a FIFO, a folder, a device),
+   * and a file that is corrupt or foreign (left untouched). Removes the temporary files
+   * of a process killed mid-rewrite.
    */
-  read(): unknown
-  /** Writes this state now: the new file at start, the flush at shutdown. */
-  save(state: PersistedState): void
+  read(): LoadedState | undefined
+  /** Rewrites the file with this state now (the new file at start). */
+  save(state: PersistedState): Promise<void>
+  /** Resolves once every write asked for so far is done (or failed). */
+  settled(): Promise<void>
+  /** Waits for the writes under way, then closes the file; later writes fail. */
+  close(): Promise<void>
+}
+
+export interface FileStoreOptions {
+  /** The file-system calls of the writes (node:fs); tests inject failures here. */
+  fs?: StoreFs
+  /** Hears what is worth a line but is no failure (a torn last line dropped, a migration). */
+  notice?: (line: string) => void
+}
+
+/** The leftovers of a rewrite cut short: `.state.json.<hex>.tmp` (a pid before issue 14). */
+const temporaryName = (file: string) =>
+  new RegExp(`^\\.${escape(basename(file))}\\.[0-9a-f]+\\.tmp$`)
+
+/** Error codes of a folder fsync that the file system does not support: nothing to do. */
+const FOLDER_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM'])
+
+interface Job {
+  change: StoreChange
+  /** A replace's state, taken when it was asked for (no create is under way then). */
+  state?: PersistedState
+  resolve(): void
+  reject(error: Error): void
 }
 
 /**
  * Creates the store of the `--persist` file at `path`; nothing is read or written yet.
- * `onFailure` hears every write that failed (the request gets 507 `storage_failed`).
+ * `onFailure` hears every failed write once (one line, however many creates it held);
+ * each of those creates is answered 507 `storage_failed`.
  */
 export function createFileStore(
   path: string,
   onFailure: (error: Error, change: StoreChange) => void = () => {},
+  options: FileStoreOptions = {},
 ): FileStore {
   const file = resolve(path)
-  const save = (state: PersistedState) =>
-    writeFileAtomically(file, `${JSON.stringify(state, null, 2)}\n`)
+  const folder = dirname(file)
+  const fs = options.fs ?? nodeStoreFs
+  const notice =
+    options.notice ??
+    ((line: string) => process.stderr.write(`petstore-sandbox: ${line}\n`))
+
+  // The state file, opened by the last rewrite (its temporary file, renamed), and how
+  // many of its bytes hold acknowledged data: appends go there.
+  let fd: number | undefined
+  let length = 0
+  // What must be written before the next append, after a failure left the file behind:
+  // the state of a replace that failed, or the acknowledged bytes of a file that could
+  // not be cut back after a failed append.
+  let recovery: { state: PersistedState } | 'prefix' | undefined
+  let closed = false
+
+  const queue: Job[] = []
+  let draining: Promise<void> | undefined
+
+  const schedule = () => {
+    // setImmediate, not a microtask: every create the server parsed in this turn of the
+    // event loop joins the first group.
+    draining ??= new Promise<void>((done) =>
+      setImmediate(() => void drain().finally(done)),
+    ).finally(() => {
+      draining = undefined
+      if (queue.length > 0) schedule()
+    })
+  }
+
+  async function drain() {
+    while (queue.length > 0) {
+      const first = queue[0] as Job
+      if (first.change.type === 'replace') {
+        queue.shift()
+        await runReplace(first)
+        continue
+      }
+      let end = 1
+      while (end < queue.length && queue[end]?.change.type === 'create') end++
+      await runCreates(queue.splice(0, end))
+    }
+  }
+
+  async function runReplace(job: Job) {
+    const state = job.state as PersistedState
+    try {
+      if (closed) throw closedError()
+      await rewrite(encodeState(state))
+      recovery = undefined
+      job.resolve()
+    } catch (error) {
+      // The next append first writes this state: appending to the old file would mix
+      // two states (and ids).
+      recovery = { state }
+      onFailure(error as Error, job.change)
+      job.reject(error as Error)
+    }
+  }
+
+  async function runCreates(jobs: Job[]) {
+    try {
+      if (closed) throw closedError()
+      if (fd === undefined)
+        throw new Error('the state file is not open (no state written yet)')
+      if (recovery) await recover()
+      let text = ''
+      for (const job of jobs) text += encodePet((job.change as StoreCreateChange).pet)
+      await append(Buffer.from(text))
+      for (const job of jobs) job.resolve()
+    } catch (error) {
+      const many =
+        jobs.length > 1
+          ? ` (${jobs.length} creates written together, all answered 507)`
+          : ''
+      onFailure(
+        Object.assign(new Error(`${(error as Error).message}${many}`), { cause: error }),
+        (jobs[0] as Job).change,
+      )
+      for (const job of jobs) job.reject(error as Error)
+    }
+  }
+
+  /** Appends at the end of the acknowledged bytes; on failure, cuts the file back. */
+  async function append(data: Buffer) {
+    const start = length
+    try {
+      await writeFully(fs, fd as number, data, start)
+      await fs.fsync(fd as number)
+      length = start + data.byteLength
+    } catch (error) {
+      try {
+        await fs.ftruncate(fd as number, start)
+        await fs.fsync(fd as number)
+      } catch (cut) {
+        // The file may end with bytes no one acknowledged: the next write rewrites the
+        // acknowledged ones into a new file first.
+        recovery ??= 'prefix'
+        throw new Error(
+          `${(error as Error).message}; cutting the file back to its acknowledged ${start} bytes failed too (${(cut as Error).message}), so the next write rewrites it first`,
+          { cause: error },
+        )
+      }
+      throw error
+    }
+  }
+
+  async function recover() {
+    if (recovery === 'prefix') {
+      const data = Buffer.allocUnsafe(length)
+      let done = 0
+      while (done < length) {
+        const read = await fs.read(fd as number, data.subarray(done), done)
+        if (read <= 0)
+          throw new Error(
+            `the state file is shorter than its acknowledged ${length} bytes`,
+          )
+        done += read
+      }
+      await rewrite(data)
+    } else if (recovery) {
+      await rewrite(encodeState(recovery.state))
+    }
+    recovery = undefined
+  }
+
+  /** The whole file anew: temporary file, fsync, rename over, folder fsync. */
+  async function rewrite(content: string | Buffer) {
+    const data = typeof content === 'string' ? Buffer.from(content) : content
+    const temporary = join(
+      folder,
+      `.${basename(file)}.${randomBytes(8).toString('hex')}.tmp`,
+    )
+    const temporaryFd = await fs.open(
+      temporary,
+      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+      0o600,
+    )
+    try {
+      await writeFully(fs, temporaryFd, data, 0)
+      await fs.fsync(temporaryFd)
+      await fs.rename(temporary, file)
+    } catch (error) {
+      await fs.close(temporaryFd).catch(ignore)
+      await fs.unlink(temporary).catch(ignore)
+      throw error
+    }
+    // Renamed: the temporary file's descriptor is the state file's now.
+    const previous = fd
+    fd = temporaryFd
+    length = data.byteLength
+    if (previous !== undefined) await fs.close(previous).catch(ignore)
+    await fsyncFolder()
+  }
+
+  /** Makes the rename durable. A file system that cannot fsync a folder is skipped. */
+  async function fsyncFolder() {
+    let folderFd: number
+    try {
+      folderFd = await fs.open(folder, constants.O_RDONLY | O_DIRECTORY)
+    } catch (error) {
+      if (FOLDER_FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? ''))
+        return
+      throw error
+    }
+    try {
+      await fs.fsync(folderFd)
+    } catch (error) {
+      if (!FOLDER_FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? ''))
+        throw error
+    } finally {
+      await fs.close(folderFd).catch(ignore)
+    }
+  }
+
+  const closedError = () => new Error('the state file is closed (the server is stopping)')
+
   return {
     file,
     read() {
+      checkPath(file)
       removeLeftovers(file)
       let text: string
       try {
-        text = readFileSync(file, 'utf8')
+        // O_NONBLOCK: a FIFO put there after the check does not hang the start.
+        const readFd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        try {
+          if (!fstatSync(readFd).isFile()) throw new Error('it is not a regular file')
+          text = readFileSync(readFd, 'utf8')
+        } finally {
+          closeSync(readFd)
+        }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
         throw new CliError(
           `Failed to read the state file ${file}: ${(error as Error).message}. Check its permissions, or point --persist at another file.`,
         )
       }
-      try {
-        return JSON.parse(text)
-      } catch (error) {
-        throw new CliError(
-          `Failed to restore the state from ${file}: it is ${text.trim() === '' ? 'empty' : `not valid JSON (${(error as Error).message})`}, so it was left untouched. Point --persist at a new file, or delete this one to start from the seeded data.`,
+      const loaded = parseStateFile(text, file)
+      if (loaded.torn) {
+        notice(
+          `${file}: its last line (line ${loaded.torn.line}, ${loaded.torn.bytes} bytes) was cut short by a stop in the middle of a write, before any answer: dropped.`,
         )
       }
-    },
-    save,
-    write(change) {
-      try {
-        save(change.state())
-      } catch (error) {
-        onFailure(error as Error, change)
-        throw error
+      if (loaded.version === 1) {
+        notice(
+          `${file}: a petstore-sandbox/state@1 file, rewritten as state@2 (JSON lines).`,
+        )
       }
+      return loaded
+    },
+    save(state) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({
+          change: { type: 'replace', reason: 'restore', state: () => state },
+          state,
+          resolve,
+          reject,
+        })
+        schedule()
+      })
+    },
+    write(change) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({
+          change,
+          ...(change.type === 'replace' ? { state: change.state() } : {}),
+          resolve,
+          reject,
+        })
+        schedule()
+      })
+    },
+    async settled() {
+      while (draining) await draining
+    },
+    async close() {
+      while (draining) await draining
+      closed = true
+      if (fd !== undefined) await fs.close(fd).catch(ignore)
+      fd = undefined
     },
   }
 }
 
 /**
  * Brings the sandbox's pets back from the store's file (`importState`, which writes
- * them back through the store), or writes a new file at once, so an unwritable folder
- * fails at start, not at the first create. Resolves to whether the pets came from the
- * file. A corrupt or foreign file is refused and left as it is.
+ * them back through the store: a state@1 file is migrated there), or writes a new file
+ * at once, so an unwritable folder fails at start, not at the first create. Resolves to
+ * whether the pets came from the file. A corrupt or foreign file is refused and left as
+ * it is.
  */
 export async function restoreFromFile(sandbox: Sandbox, store: FileStore) {
-  const state = store.read()
-  if (state === undefined) {
+  const loaded = store.read()
+  if (loaded === undefined) {
+    await sandbox.ready
     try {
-      store.save(sandbox.exportState())
+      await store.save(sandbox.exportState())
     } catch (error) {
       throw unwritable(store.file, error)
     }
     return false
   }
   try {
-    await sandbox.importState(state, store.file)
+    await sandbox.importState(loaded.state, store.file)
   } catch (error) {
     if (error instanceof StoreWriteError) throw unwritable(store.file, error.cause)
     if (error instanceof SandboxError) throw new CliError(error.message)
@@ -115,54 +371,90 @@ function unwritable(file: string, cause: unknown) {
 }
 
 /**
- * Removes temporary files an earlier process left when it was killed mid-write: they
- * never replaced the state file, so they hold nothing it lacks.
+ * The state path must be a regular file or nothing. A symbolic link is refused rather
+ * than followed: the rename of a rewrite would replace the link by a plain file, and a
+ * link planted between two starts would send the writes elsewhere.
  */
-function removeLeftovers(file: string) {
-  const prefix = `.${basename(file)}.`
+function checkPath(file: string) {
+  let stats
   try {
-    for (const name of readdirSync(dirname(file))) {
-      if (name.startsWith(prefix) && name.endsWith('.tmp')) {
-        rmSync(join(dirname(file), name), { force: true })
-      }
+    stats = lstatSync(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw new CliError(
+      `Failed to read the state file ${file}: ${(error as Error).message}. Check its folder's permissions, or point --persist at another file.`,
+    )
+  }
+  if (stats.isSymbolicLink()) {
+    let target = 'elsewhere'
+    try {
+      target = resolve(dirname(file), readlinkSync(file))
+    } catch {
+      // The message says "elsewhere".
     }
-  } catch {
-    // An unreadable folder: the first save reports it.
+    throw new CliError(
+      `Failed to use the state file ${file}: it is a symbolic link (to ${target}), and the sandbox does not write through links. Point --persist at the file itself${target === 'elsewhere' ? '' : ` (--persist ${target})`}.`,
+    )
+  }
+  if (!stats.isFile()) {
+    const kind = stats.isDirectory()
+      ? 'a folder'
+      : stats.isFIFO()
+        ? 'a FIFO (named pipe)'
+        : stats.isSocket()
+          ? 'a socket'
+          : stats.isCharacterDevice() || stats.isBlockDevice()
+            ? 'a device'
+            : 'not a regular file'
+    throw new CliError(
+      `Failed to use the state file ${file}: it is ${kind}, not a regular file. Point --persist at a file (it is created if missing).`,
+    )
   }
 }
 
 /**
- * Writes a temporary file in the same folder, flushes it to disk and renames it over
- * the target: a kill at any moment leaves the old or the new file, never half of one.
+ * Removes temporary files an earlier process left when it was stopped mid-rewrite: they
+ * never replaced the state file, so they hold nothing it lacks.
  */
-export function writeFileAtomically(file: string, content: string) {
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
+function removeLeftovers(file: string) {
+  const pattern = temporaryName(file)
   try {
-    const fd = openSync(temporary, 'w', 0o644)
-    try {
-      writeSync(fd, content)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(temporary, file)
-  } catch (error) {
-    try {
-      rmSync(temporary, { force: true })
-    } catch {
-      // What failed is the write; the next start removes what is left.
-    }
-    throw error
-  }
-  // The rename itself is durable only once the folder is flushed too.
-  try {
-    const folder = openSync(dirname(file), 'r')
-    try {
-      fsyncSync(folder)
-    } finally {
-      closeSync(folder)
+    for (const name of readdirSync(dirname(file))) {
+      if (!pattern.test(name)) continue
+      const path = join(dirname(file), name)
+      if (lstatSync(path).isDirectory()) continue
+      rmSync(path, { force: true })
     }
   } catch {
-    // Some file systems refuse to fsync a folder; the rename is still atomic.
+    // An unreadable folder: the first rewrite reports it.
   }
+}
+
+/** Writes all of `data` at `position`, or throws: a short write is never success. */
+async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: number) {
+  let written = 0
+  while (written < data.byteLength) {
+    let count: number
+    try {
+      count = await fs.write(fd, data.subarray(written), position + written)
+    } catch (error) {
+      if (written === 0) throw error
+      throw new Error(
+        `${(error as Error).message} after a short write (${written} of ${data.byteLength} bytes)`,
+        { cause: error },
+      )
+    }
+    if (!(count > 0)) {
+      throw new Error(
+        `short write: ${written} of ${data.byteLength} bytes reached the file`,
+      )
+    }
+    written += count
+  }
+}
+
+const ignore = () => {}
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

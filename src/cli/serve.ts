@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import { isLoopbackAddress } from '../core/request-trust.js'
-import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { createSandbox } from '../core/sandbox.js'
 import { StoreWriteError } from '../core/store.js'
 import { createSandboxApp } from '../express/create-sandbox-app.js'
 import { listenSandboxApp } from '../express/listen-sandbox-app.js'
@@ -21,7 +21,7 @@ import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
 import { CONTROL_TOKEN_ENV, type ServeFlags } from './flags.js'
 import { listenOrigins } from './listen-addresses.js'
-import { createFileStore, restoreFromFile, type FileStore } from './persistence.js'
+import { createFileStore, restoreFromFile } from './persistence.js'
 import { formatRequest } from './request-log.js'
 import { watchFiles } from './watch-files.js'
 
@@ -189,7 +189,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     closing = true
     watcher?.close()
     stopLog()
-    flush(sandbox, store, warn)
+    // Nothing to flush: every acknowledged create is in the --persist file already.
     server.close(() => {
       if (json) out(JSON.stringify({ type: 'stopped', signal }))
       else if (!flags.quiet)
@@ -203,19 +203,6 @@ export async function serve(flags: ServeFlags): Promise<void> {
   }
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
-}
-
-function flush(
-  sandbox: Sandbox,
-  store: FileStore | undefined,
-  warn: (line: string) => void,
-) {
-  if (!store) return
-  try {
-    store.save(sandbox.exportState())
-  } catch (error) {
-    warn(`Failed to save the state to ${store.file}: ${(error as Error).message}`)
-  }
 }
 
 /** Runs a start-up step, turning the sandbox's own errors into one-line CLI errors. */

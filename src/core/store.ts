@@ -2,7 +2,11 @@ import { SandboxError } from './errors.js'
 import { truncate } from './issues.js'
 import type { Pet } from './schemas.js'
 
-/** The format tag of a persisted state (the `--persist` file). */
+/**
+ * The format tag of a state as `exportState()` gives it and `importState()` takes it (and
+ * of the whole-JSON `--persist` files before issue 14, which still load; the file itself
+ * is `petstore-sandbox/state@2` JSON lines now, see src/cli/state-file.ts).
+ */
 export const STATE_FORMAT = 'petstore-sandbox/state@1'
 
 /** The pets of the default data, as `--persist` stores them. */

@@ -63,12 +63,29 @@ export function removeCliBuild() {
   runner = undefined
 }
 
-/** Runs the CLI with `args` (cwd: `cwd` or the repo). */
+/**
+ * Runs the CLI with `args` (cwd: `cwd` or the repo). `fileSizeLimitKb` starts it under
+ * `ulimit -f` (through bash): writes past the limit are cut short, then fail with EFBIG,
+ * as on a full disk.
+ */
 export async function runCli(
   args: string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; fileSizeLimitKb?: number } = {},
 ): Promise<CliProcess> {
-  const child = spawn(process.execPath, [await cliRunner(), ...args], {
+  const command: [string, string[]] =
+    options.fileSizeLimitKb === undefined
+      ? [process.execPath, [await cliRunner(), ...args]]
+      : [
+          'bash',
+          [
+            '-c',
+            `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$@"`,
+            process.execPath,
+            await cliRunner(),
+            ...args,
+          ],
+        ]
+  const child = spawn(...command, {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,7 +159,10 @@ export async function killAll() {
 }
 
 /** Starts the server on a free port with JSON logs and waits until it is ready. */
-export async function startServer(args: string[] = [], options: { cwd?: string } = {}) {
+export async function startServer(
+  args: string[] = [],
+  options: { cwd?: string; fileSizeLimitKb?: number } = {},
+) {
   const cli = await runCli(
     ['--port', '0', '--host', '127.0.0.1', '--log-format', 'json', ...args],
     options,

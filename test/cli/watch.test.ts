@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
@@ -11,6 +11,7 @@ import {
   runCli,
   startServer,
 } from './cli-process.js'
+import { readStateFile } from './read-state.js'
 
 let folder: string
 beforeEach(() => {
@@ -134,9 +135,7 @@ test('--watch with --persist: a fixtures reload is written to the file, created 
   expect((await fetch(`${api}/pets/3`, { headers: FREE })).status).toBe(200)
   cli.child.kill('SIGKILL')
   await cli.exited
-  const saved = JSON.parse(readFileSync(state, 'utf8')) as {
-    pets: Array<{ id: number; name: string }>
-  }
+  const saved = readStateFile(state)
   expect(saved.pets.map(({ id, name }) => [id, name])).toEqual([
     [1, 'Renamed'],
     [2, 'Second'],
