@@ -543,7 +543,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     useOverrides(handlers) {
       overrides = checkOverrides(handlers, 'useOverrides()')
     },
-    recordOverride: (request, status) => journalOverride(ctx, request, status),
+    recordOverride(request, status) {
+      // In the journal of the session the request named, when that session is live.
+      const selection = selectSession(request, (key) => keys.has(key))
+      const world =
+        selection instanceof Failure ? undefined : sessionRegistry.peek(selection.id)
+      journalOverride(world?.ctx ?? ctx, request, status)
+    },
     db: { pets: main.pets },
     clock,
     journal,
