@@ -166,6 +166,26 @@ export async function handleApiRequest(
 }
 
 /**
+ * The journal entry of a request the API does not answer itself (a refused one, an
+ * override's), with the scenario and the known key it names: nothing is counted.
+ */
+function uncounted(ctx: ApiContext, request: Request, target?: string) {
+  const url = new URL(request.url)
+  const { extraHeaders, entry } = describe(ctx, request, url, '/v1', '', target)
+  delete entry.operation
+  delete entry.deprecated
+  const requested = requestedScenario(request)
+  const scenario =
+    requested && ctx.registry.has(requested)
+      ? ctx.registry.get(requested)
+      : ctx.activeScenario()
+  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
+  entry.scenario = scenario.name
+  if (known) Object.assign(entry, { key: known.key, plan: known.planName })
+  return { entry, extraHeaders, scenario, known }
+}
+
+/**
  * Answers a request the sandbox or its transport refused before the API read it (a
  * path or Host that is not one, a body over the server's size limit): the Error body
  * with the caller's rate-limit headers, peeked and not counted, plus a journal entry, so
@@ -178,24 +198,8 @@ export function answerRefusedRequest(
   failure: Failure,
   target?: string,
 ): Reply {
-  const url = new URL(request.url)
-  const { extraHeaders, entry } = describe(ctx, request, url, '/v1', '', target)
-  delete entry.operation
-  delete entry.deprecated
-  const requested = requestedScenario(request)
-  const scenario =
-    requested && ctx.registry.has(requested)
-      ? ctx.registry.get(requested)
-      : ctx.activeScenario()
-  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
-  ctx.journal.add({
-    ...entry,
-    scenario: scenario.name,
-    status: failure.status,
-    durationMs: 0,
-    code: failure.code,
-    ...(known ? { key: known.key, plan: known.planName } : {}),
-  })
+  const { entry, extraHeaders, scenario, known } = uncounted(ctx, request, target)
+  ctx.journal.add({ ...entry, status: failure.status, durationMs: 0, code: failure.code })
   return errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
 }
 
@@ -204,23 +208,8 @@ export function answerRefusedRequest(
  * so nothing is counted, but the journal shows who answered and which key it named.
  */
 export function journalOverride(ctx: ApiContext, request: Request, status: number) {
-  const url = new URL(request.url)
-  const requested = requestedScenario(request)
-  const scenario =
-    requested && ctx.registry.has(requested)
-      ? ctx.registry.get(requested)
-      : ctx.activeScenario()
-  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
-  ctx.journal.add({
-    at: new Date(ctx.clock.now()).toISOString(),
-    method: request.method.toUpperCase(),
-    path: `${url.pathname}${url.search}`,
-    status,
-    durationMs: 0,
-    scenario: scenario.name,
-    override: true,
-    ...(known ? { key: known.key, plan: known.planName } : {}),
-  })
+  const { entry } = uncounted(ctx, request)
+  ctx.journal.add({ ...entry, status, durationMs: 0, override: true })
 }
 
 async function answer(
