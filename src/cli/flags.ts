@@ -1,6 +1,12 @@
 import type { InferredOptionType, Options } from 'yargs'
 import type { Latency } from '../core/scenarios.js'
-import { MAX_COUNT, MAX_LATENCY_MS } from '../core/limits.js'
+import {
+  DEFAULT_MAX_PETS,
+  DEFAULT_MAX_TOTAL_PETS,
+  MAX_COUNT,
+  MAX_LATENCY_MS,
+  MAX_PETS_LIMIT,
+} from '../core/limits.js'
 
 /**
  * A yargs option. One that takes a value is read as text (`type: 'string'`) and turned
@@ -78,6 +84,11 @@ export const SERVE_OPTIONS = defineFlags({
     example: '.sandbox-state.json',
     describe: 'Keep created pets in this JSON file across restarts',
   },
+  'max-pets': pets(
+    DEFAULT_MAX_PETS,
+    'Most pets requests may create in one world (then 507)',
+  ),
+  'max-total-pets': pets(DEFAULT_MAX_TOTAL_PETS, 'Most created pets across all worlds'),
   watch: {
     alias: 'w',
     type: 'boolean',
@@ -179,6 +190,16 @@ function integer(min: number, max: number, rule: string) {
       throw new Error(rule)
     return number
   }
+}
+
+/** A limit of created pets: `--max-pets`, `--max-total-pets`. */
+function pets(fallback: number, describe: string) {
+  return {
+    type: 'string',
+    example: String(fallback),
+    describe: `${describe} (default ${fallback})`,
+    coerce: integer(0, MAX_PETS_LIMIT, `a number of pets from 0 to ${MAX_PETS_LIMIT}`),
+  } as const satisfies Flag
 }
 
 function latency(text: string): Latency {

@@ -12,3 +12,15 @@ export const MAX_LATENCY_MS = 60_000
 
 /** The most requests the journal keeps. */
 export const MAX_JOURNAL_SIZE = 100_000
+
+/** The longest `name` of a pet, in characters (UTF-16 code units, as JSON counts them). */
+export const MAX_NAME_LENGTH = 1_000
+
+/** The most pets requests may create in one world (a dataset) by default: option `maxPets`. */
+export const DEFAULT_MAX_PETS = 100_000
+
+/** The most created pets across every world of a sandbox by default: option `maxTotalPets`. */
+export const DEFAULT_MAX_TOTAL_PETS = 1_000_000
+
+/** The largest `maxPets` or `maxTotalPets` an option or flag may set. */
+export const MAX_PETS_LIMIT = 1_000_000_000

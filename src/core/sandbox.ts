@@ -1,12 +1,13 @@
 import type { Collection } from '@msw/data'
 import type { RequestHandler } from 'msw'
 import {
+  anonymousRateLimitHeaders,
   answerRefusedRequest,
   handleApiRequest,
   journalOverride,
   type ApiContext,
 } from './api.js'
-import type { Failure, Reply } from './api-errors.js'
+import type { Failure, HeaderMap, Reply } from './api-errors.js'
 import { createKeyIndex } from './auth.js'
 import { matchBase, parseBaseUrls, type ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
@@ -30,7 +31,8 @@ import {
 import { generatePets } from './seed.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod'
-import { MAX_COUNT, MAX_JOURNAL_SIZE } from './limits.js'
+import { MAX_COUNT, MAX_JOURNAL_SIZE, MAX_PETS_LIMIT } from './limits.js'
+import { createPetQuota } from './pet-quota.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -78,6 +80,14 @@ export interface SandboxOptions {
    * @see README.md#persistence-stores
    */
   store?: SandboxStore
+  /**
+   * The most pets requests may create in one world (the default data, a scenario's own
+   * data); one more is 507 `storage_full`. Default 100,000. Ids in fixtures and scenario
+   * files must leave room for them (at most 2^53 - 1 - maxPets).
+   */
+  maxPets?: number
+  /** The most created pets across every world of the sandbox. Default 1,000,000. */
+  maxTotalPets?: number
 }
 
 /** What `GET /__sandbox` returns. */
@@ -177,6 +187,11 @@ export interface Sandbox {
    * counted) and a journal entry. `target` is the path as sent.
    */
   refuse(request: Request, failure: Failure, target?: string): Reply
+  /**
+   * The rate-limit headers of an answer a server gives before it can read a request (a
+   * 431, 408 or 400 on the socket): the anonymous plan's window, not counted.
+   */
+  rateLimitHeaders(): HeaderMap
 }
 
 /** What a transport knows of a request besides the Fetch Request. */
@@ -191,6 +206,8 @@ const optionsSchema = z.object({
   seed: z.number().int().optional(),
   count: z.number().int().min(0).max(MAX_COUNT).optional(),
   journalSize: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
+  maxPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
+  maxTotalPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
 })
 
 /**
@@ -211,23 +228,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'INVALID_OPTION',
       'create the sandbox',
       `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}.`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_COUNT
-  let fixtures = resolveFixtures(options.fixtures)
+  const { maxPets, maxTotalPets } = options
+  let fixtures = resolveFixtures(options.fixtures, undefined, maxPets)
   const bases = parseBaseUrls(options.baseUrl)
   const clock = createClock(options.clock)
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
-    registry.add(parseScenario(scenario, `options.scenarios[${index}]`))
+    registry.add(parseScenario(scenario, `options.scenarios[${index}]`, maxPets))
   }
   let startup: Scenario
   if (typeof options.scenario === 'object' && options.scenario !== null) {
-    startup = parseScenario(options.scenario, 'options.scenario')
+    startup = parseScenario(options.scenario, 'options.scenario', maxPets)
     registry.add(startup)
   } else {
     startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
@@ -238,12 +256,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const defaultPets = () =>
     fixtures.pets ?? generatePets(seed, count, fixtures.categories)
+  // Every world of the sandbox counts its created pets here.
+  const quota = createPetQuota({ maxPets, maxTotalPets })
   const main = createDataset(
     defaultPets,
     options.store ? { store: options.store, seed, count } : undefined,
+    quota,
   )
   /** Datasets of scenarios that bring their own data, created on first use. */
   const scenarioData = new Map<string, Dataset>()
+  /** Drops scenario datasets (one, or all): their created pets stop counting. */
+  const dropScenarioData = (name?: string) => {
+    for (const [key, dataset] of scenarioData) {
+      if (name !== undefined && key !== name) continue
+      dataset.release()
+      scenarioData.delete(key)
+    }
+  }
 
   const datasetFor = (scenario: Scenario): Dataset | Promise<Dataset> => {
     const data = scenario.data
@@ -253,7 +282,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const initial = (): PetFixture[] =>
         data.pets ??
         generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories)
-      dataset = createDataset(initial)
+      dataset = createDataset(initial, undefined, quota)
       scenarioData.set(scenario.name, dataset)
     }
     return dataset.ready.then(() => dataset)
@@ -315,7 +344,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       journal.clear()
       // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
       active = registry.has(startup.name) ? registry.get(startup.name) : startup
-      scenarioData.clear()
+      dropScenarioData()
       const done = main.reset()
       pending = main.ready
       return done
@@ -324,20 +353,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (typeof scenario === 'string') {
         active = registry.get(scenario)
       } else {
-        active = parseScenario(scenario, 'useScenario()')
+        active = parseScenario(scenario, 'useScenario()', maxPets)
         registry.add(active)
       }
     },
     addScenario(scenario) {
-      const parsed = parseScenario(scenario, 'addScenario()')
+      const parsed = parseScenario(scenario, 'addScenario()', maxPets)
       registry.add(parsed)
-      scenarioData.delete(parsed.name)
+      dropScenarioData(parsed.name)
       if (active.name === parsed.name) active = parsed
     },
     async reloadFixtures(next) {
-      fixtures = resolveFixtures(next)
+      fixtures = resolveFixtures(next, undefined, maxPets)
       keys = createKeyIndex(fixtures.apiKeys)
-      scenarioData.clear()
+      dropScenarioData()
       // Requests wait for the reload as for a reset: none sees the data half loaded.
       const done = main.reload()
       pending = main.ready
@@ -413,6 +442,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     refuse: (request, failure, target) =>
       answerRefusedRequest(ctx, request, failure, target),
+    rateLimitHeaders: () => anonymousRateLimitHeaders(ctx),
   }
 
   /**
