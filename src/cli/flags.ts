@@ -2,8 +2,11 @@ import type { InferredOptionType, Options } from 'yargs'
 import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
 import type { Latency } from '../core/scenarios.js'
 import {
+  DEFAULT_MAX_PETS,
+  DEFAULT_MAX_TOTAL_PETS,
   MAX_COUNT,
   MAX_LATENCY_MS,
+  MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
 } from '../core/limits.js'
@@ -87,6 +90,11 @@ export const SERVE_OPTIONS = defineFlags({
     example: '.sandbox-state.json',
     describe: 'Keep created pets in this JSON file across restarts',
   },
+  'max-pets': pets(
+    DEFAULT_MAX_PETS,
+    'Most pets requests may create in one world (then 507)',
+  ),
+  'max-total-pets': pets(DEFAULT_MAX_TOTAL_PETS, 'Most created pets across all worlds'),
   watch: {
     alias: 'w',
     type: 'boolean',
@@ -265,6 +273,16 @@ function integer(min: number, max: number, rule: string) {
       throw new Error(rule)
     return number
   }
+}
+
+/** A limit of created pets: `--max-pets`, `--max-total-pets`. */
+function pets(fallback: number, describe: string) {
+  return {
+    type: 'string',
+    example: String(fallback),
+    describe: `${describe} (default ${fallback})`,
+    coerce: integer(0, MAX_PETS_LIMIT, `a number of pets from 0 to ${MAX_PETS_LIMIT}`),
+  } as const satisfies Flag
 }
 
 function latency(text: string): Latency {

@@ -57,6 +57,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ...(flags.scenario === undefined ? {} : { scenario: flags.scenario }),
         ...(flags.fixtures === undefined ? {} : { fixtures: flags.fixtures }),
         ...(flags.latency === undefined ? {} : { latency: flags.latency }),
+        ...(flags.maxPets === undefined ? {} : { maxPets: flags.maxPets }),
+        ...(flags.maxTotalPets === undefined ? {} : { maxTotalPets: flags.maxTotalPets }),
         ...(store === undefined ? {} : { store }),
         ...(overrides.length > 0 ? { handlers: overrides } : {}),
         ...(flags.maxSessions === undefined ? {} : { maxSessions: flags.maxSessions }),

@@ -33,10 +33,12 @@ export const API_ERROR_STATUS = {
   endpoint_removed: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   request_header_fields_too_large: 431,
   internal_error: 500,
   not_implemented: 501,
   storage_failed: 507,
+  storage_full: 507,
 } as const satisfies Record<string, number>
 
 /** An error code of the package; see {@link API_ERROR_STATUS}. */

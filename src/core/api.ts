@@ -99,7 +99,29 @@ function requestedScenario(request: Request): string | null {
 function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | undefined) {
   const plan = known ? { name: known.planName, plan: known.plan } : ctx.anonymousPlan
   const policy = policyFor(scenario, plan.plan, plan.name)
-  return ctx.limiter.peek(known?.key, policy, ctx.clock.now())
+  const window = known ? windowKey(ctx, known.key, scenario) : undefined
+  return ctx.limiter.peek(window, policy, ctx.clock.now())
+}
+
+/**
+ * The rate-limit headers of an answer given before a request could be read (a 431, 408
+ * or 400 of the standalone server): the anonymous plan's minute window under the active
+ * scenario, not counted, as for every request without a valid key.
+ */
+export function anonymousRateLimitHeaders(ctx: ApiContext): HeaderMap {
+  return peekHeaders(ctx, ctx.activeScenario(), undefined)
+}
+
+/**
+ * Which window a request of `key` counts in. A scenario picked with X-Sandbox-Scenario
+ * affects that request only: when it brings rate limits of its own (`rate-limited`,
+ * `rate-limit-countdown`) and is not the active scenario, its requests count in a window
+ * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
+ * plain requests. Bounded by keys × scenarios. Keys are printable ASCII: no newline.
+ */
+function windowKey(ctx: ApiContext, key: string, scenario: Scenario): string {
+  if (!scenario.rateLimits || scenario.name === ctx.activeScenario().name) return key
+  return `${key}\n${scenario.name}`
 }
 
 /** Where a request of the v1 API came in, and how its body is read. */
@@ -233,7 +255,7 @@ async function answer(
   entry.key = key.key
   entry.plan = key.planName
   const policy = policyFor(scenario, key.plan, key.planName)
-  const decision = ctx.limiter.check(key.key, policy, now)
+  const decision = ctx.limiter.check(windowKey(ctx, key.key, scenario), policy, now)
   if (!decision.allowed) {
     entry.code = decision.code
     if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true

@@ -88,7 +88,8 @@ export function createClock(
   }
   reset()
 
-  const now = () => frozenAt ?? realNow() + offset
+  // A running clock stops at the end of its range rather than run past it.
+  const now = () => frozenAt ?? Math.min(realNow() + offset, CLOCK_RANGE.max)
 
   return {
     now,
@@ -101,7 +102,7 @@ export function createClock(
       if (!Number.isFinite(seconds)) {
         throw SandboxError.for(
           'INVALID_CLOCK',
-          'advance the clock',
+          'advance the clock by "advanceSeconds"',
           `${JSON.stringify(seconds)} is not a number of seconds`,
           'Pass a finite number such as 60.',
         )
@@ -109,11 +110,12 @@ export function createClock(
       const target = now() + seconds * 1000
       checkRange(
         target,
-        'advance the clock',
+        'advance the clock by "advanceSeconds"',
         `${seconds} s from ${new Date(now()).toISOString()}`,
       )
+      // From the time shown, not the offset: a clock stopped at the end goes back from there.
       if (frozenAt !== undefined) frozenAt = target
-      else offset += seconds * 1000
+      else offset = target - realNow()
     },
     freeze(instant) {
       frozenAt = instant === undefined ? now() : toEpochMs(instant, 'now')

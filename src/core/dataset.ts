@@ -1,6 +1,8 @@
 import { Collection } from '@msw/data'
 import { petSchema, type NewPet, type Pet, type PetStatus } from './schemas.js'
 import type { PetFixture } from './fixtures.js'
+import { createPetQuota, StorageFullError, type PetQuota } from './pet-quota.js'
+import { MAX_SAFE_ID } from './schemas.js'
 import {
   STATE_FORMAT,
   StoreWriteError,
@@ -28,7 +30,11 @@ export interface Dataset extends PetData {
   readonly pets: Collection<typeof petSchema>
   get(id: number): Pet | undefined
   list(query: { status?: PetStatus; limit: number }): Pet[]
-  /** Adds a pet; with a store, resolves once the store has written it (else rejects with a StoreWriteError and the pet is gone). */
+  /**
+   * Adds a pet; with a store, resolves once the store has written it (else rejects with
+   * a StoreWriteError and the pet is gone). Rejects with a StorageFullError when the
+   * world or the sandbox holds as many created pets as its quota allows.
+   */
   create(pet: NewPet): Promise<Pet>
   count(): number
   /**
@@ -49,6 +55,8 @@ export interface Dataset extends PetData {
   snapshot(): Pet[]
   /** Replaces the pets with these (persisted state); ids are kept. */
   restore(pets: Pet[]): Promise<void>
+  /** The world is dropped: its created pets no longer count towards the quota. */
+  release(): void
 }
 
 /** Where a dataset writes its changes, and what it writes beside the pets. */
@@ -71,6 +79,8 @@ const noop = () => {}
 export function createDataset(
   initial: () => PetFixture[],
   persistence?: DatasetStore,
+  /** The counter of created pets shared by every world of a sandbox (its own if none). */
+  quota: PetQuota = createPetQuota(),
 ): Dataset {
   const pets = new Collection({ schema: petSchema })
   const byId = new Map<number, Pet>()
@@ -85,6 +95,12 @@ export function createDataset(
   // for the second, so a load never interleaves with an insert.
   const creating = new Set<Promise<Pet>>()
   let loads = 0
+  // How many of the pets are created ones, as reported to the quota.
+  let createdCount = 0
+  const countCreated = (count: number) => {
+    quota.add(count - createdCount)
+    createdCount = count
+  }
 
   // Tests may change the collection themselves (sandbox.db.pets): an update replaces a
   // record with a new object, a delete removes it, a create adds one the index has not
@@ -160,6 +176,7 @@ export function createDataset(
     const records = assignIds(initial())
     await load(records)
     isSeeded = idsOf(records)
+    countCreated(0)
   }
 
   // Loads run one after another, each once the creates under way are done: a restore or
@@ -184,7 +201,14 @@ export function createDataset(
     // The id is taken before the first await, so concurrent creates get unique,
     // increasing ids and land in the collection in that order.
     index()
+    const refusal =
+      quota.refusal(createdCount) ??
+      (nextId > MAX_SAFE_ID
+        ? 'The ids of this world are used up (the next one would pass 2^53 - 1). Reset the sandbox (POST /__sandbox/reset) to start again from the seeded pets.'
+        : undefined)
+    if (refusal) throw new StorageFullError(refusal)
     const id = nextId++
+    countCreated(createdCount + 1)
     if (persistence) unconfirmed.add(id)
     const record = await pets.create({ ...pet, id })
     // A rebuild between the insert and here has indexed it already.
@@ -198,6 +222,7 @@ export function createDataset(
       await persistence.store.write(change)
     } catch (cause) {
       pets.delete(record)
+      countCreated(createdCount - 1)
       throw new StoreWriteError(change, cause)
     } finally {
       unconfirmed.delete(id)
@@ -250,6 +275,7 @@ export function createDataset(
         const moved = kept.map((pet) => (taken(pet.id) ? { ...pet, id: next++ } : pet))
         await load(assignIds([...seeded, ...moved]))
         isSeeded = taken
+        countCreated(moved.length)
         await replaced('reload')
       }),
     created,
@@ -258,9 +284,12 @@ export function createDataset(
       enqueue(async () => {
         // isSeeded stays the seed's: restored pets with other ids were created by
         // requests, so a later reload of the fixtures keeps them.
-        await load(assignIds(records))
+        const restored = assignIds(records)
+        await load(restored)
+        countCreated(restored.filter((pet) => !isSeeded(pet.id)).length)
         await replaced('restore')
       }),
+    release: () => countCreated(0),
   }
 }
 

@@ -2,7 +2,9 @@ import * as z from 'zod'
 import defaultApiKeys from '../../fixtures/api-keys.json'
 import defaultCategories from '../../fixtures/categories.json'
 import { SandboxError } from './errors.js'
+import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
+import { MAX_NAME_LENGTH } from './limits.js'
 import { petStatusSchema, MAX_SAFE_ID } from './schemas.js'
 
 const limitSchema = z.number().int().positive().max(MAX_SAFE_ID)
@@ -38,7 +40,7 @@ export const categoriesFixtureSchema = z
 /** A fixed pet: an explicit `id` is kept, otherwise ids follow in order. */
 export const petFixtureSchema = z.strictObject({
   id: z.number().int().positive().max(MAX_SAFE_ID).optional(),
-  name: z.string().min(1),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
   categoryId: z.number().int().positive().max(MAX_SAFE_ID),
   status: petStatusSchema.optional(),
 })
@@ -70,11 +72,12 @@ export interface ResolvedFixtures {
 
 /**
  * Validates fixtures and fills in the bundled defaults. `source` names the file (or
- * option) in error messages.
+ * option) in error messages; `maxPets` (the sandbox's) bounds the pets' ids.
  */
 export function resolveFixtures(
   fixtures: unknown,
   source = 'options.fixtures',
+  maxPets?: number,
 ): ResolvedFixtures {
   const parsed = fixturesSchema.safeParse(fixtures ?? {}, { reportInput: true })
   if (!parsed.success) {
@@ -110,19 +113,12 @@ export function resolveFixtures(
   }
   const pets = parsed.data.pets
   if (pets) {
-    const ids = new Set<number>()
-    for (const [index, pet] of pets.entries()) {
-      if (pet.id === undefined) continue
-      if (ids.has(pet.id)) {
-        throw SandboxError.for(
-          'INVALID_FIXTURES',
-          `load fixtures from ${source}`,
-          `pets[${index}].id ${pet.id} appears twice`,
-          'Give every pet a distinct id, or leave ids out and they are assigned in order.',
-        )
-      }
-      ids.add(pet.id)
-    }
+    checkPetIds(pets, {
+      code: 'INVALID_FIXTURES',
+      action: `load fixtures from ${source}`,
+      field: 'pets',
+      maxPets,
+    })
   }
   return {
     apiKeys,

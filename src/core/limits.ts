@@ -18,3 +18,15 @@ export const MAX_SESSIONS_LIMIT = 100_000
 
 /** The longest session idle time, in seconds: 30 days. */
 export const MAX_SESSION_TTL_SECONDS = 30 * 86_400
+
+/** The longest `name` of a pet, in characters (UTF-16 code units, as JSON counts them). */
+export const MAX_NAME_LENGTH = 1_000
+
+/** The most pets requests may create in one world (a dataset) by default: option `maxPets`. */
+export const DEFAULT_MAX_PETS = 100_000
+
+/** The most created pets across every world of a sandbox by default: option `maxTotalPets`. */
+export const DEFAULT_MAX_TOTAL_PETS = 1_000_000
+
+/** The largest `maxPets` or `maxTotalPets` an option or flag may set. */
+export const MAX_PETS_LIMIT = 1_000_000_000

@@ -1,5 +1,6 @@
 import { assignIds, type PetData } from './dataset.js'
 import type { PetFixture } from './fixtures.js'
+import { StorageFullError, type PetQuota } from './pet-quota.js'
 import type { NewPet, Pet } from './schemas.js'
 
 /**
@@ -24,9 +25,12 @@ export function createSharedSeed(initial: PetFixture[]): SharedSeed {
 export interface OverlayDataset extends PetData {
   /** The pets this session created, in id order. */
   created(): readonly Pet[]
+  /** The session is gone or reset: its created pets no longer count towards the quota. */
+  release(): void
 }
 
-export function createOverlayDataset(seed: SharedSeed): OverlayDataset {
+/** A session's pets count towards the sandbox's quota as any world's do. */
+export function createOverlayDataset(seed: SharedSeed, quota: PetQuota): OverlayDataset {
   const created: Pet[] = []
   const byId = new Map<number, Pet>()
   let nextId = seed.nextId
@@ -43,13 +47,21 @@ export function createOverlayDataset(seed: SharedSeed): OverlayDataset {
       return result
     },
     async create(pet: NewPet) {
+      const refusal =
+        quota.refusal(created.length) ??
+        (nextId > Number.MAX_SAFE_INTEGER
+          ? 'This world has used up its ids (2^53 - 1).'
+          : undefined)
+      if (refusal) throw new StorageFullError(refusal)
       // The same fields in the same order as the store's schema gives them (id first).
       const record: Pet = { id: nextId++, ...pet }
       created.push(record)
       byId.set(record.id, record)
+      quota.add(1)
       return record
     },
     count: () => seed.pets.length + created.length,
     created: () => created,
+    release: () => quota.add(-created.length),
   }
 }

@@ -2,6 +2,7 @@ import { fail, forcedFailure, type Failure } from './api-errors.js'
 import { GET_PET_SUNSET } from './deprecation.js'
 import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.js'
 import type { Operation, Scenario } from './scenarios.js'
+import { StorageFullError } from './pet-quota.js'
 import { StoreWriteError } from './store.js'
 import {
   isJsonMediaType,
@@ -70,6 +71,7 @@ export async function createPet({
   try {
     return { status: 201, body: await (await dataset()).create(pet.value) }
   } catch (error) {
+    if (error instanceof StorageFullError) return fail('storage_full', error.message)
     if (!(error instanceof StoreWriteError)) throw error
     return fail('storage_failed', error.message)
   }

@@ -1,12 +1,13 @@
 import type { Collection } from '@msw/data'
 import type { RequestHandler } from 'msw'
 import {
+  anonymousRateLimitHeaders,
   answerRefusedRequest,
   handleApiRequest,
   journalOverride,
   type ApiContext,
 } from './api.js'
-import { Failure, type Reply } from './api-errors.js'
+import { Failure, type HeaderMap, type Reply } from './api-errors.js'
 import { createKeyIndex } from './auth.js'
 import { matchBase, parseBaseUrls, type ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
@@ -31,6 +32,7 @@ import { generatePets } from './seed.js'
 import {
   createOverlayDataset,
   createSharedSeed,
+  type OverlayDataset,
   type SharedSeed,
 } from './overlay-dataset.js'
 import {
@@ -48,9 +50,11 @@ import * as z from 'zod'
 import {
   MAX_COUNT,
   MAX_JOURNAL_SIZE,
+  MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
 } from './limits.js'
+import { createPetQuota } from './pet-quota.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -102,6 +106,14 @@ export interface SandboxOptions {
   maxSessions?: number
   /** A session idle this long (by the sandbox clock) expires. Default 3,600 s. */
   sessionTtlSeconds?: number
+  /**
+   * The most pets requests may create in one world (the default data, a scenario's own
+   * data); one more is 507 `storage_full`. Default 100,000. Ids in fixtures and scenario
+   * files must leave room for them (at most 2^53 - 1 - maxPets).
+   */
+  maxPets?: number
+  /** The most created pets across every world of the sandbox. Default 1,000,000. */
+  maxTotalPets?: number
 }
 
 /** What `GET /__sandbox` returns. */
@@ -250,6 +262,11 @@ export interface Sandbox extends SandboxSession {
    * counted) and a journal entry. `target` is the path as sent.
    */
   refuse(request: Request, failure: Failure, target?: string): Reply
+  /**
+   * The rate-limit headers of an answer a server gives before it can read a request (a
+   * 431, 408 or 400 on the socket): the anonymous plan's window, not counted.
+   */
+  rateLimitHeaders(): HeaderMap
 }
 
 /** What a transport knows of a request besides the Fetch Request. */
@@ -266,6 +283,8 @@ const optionsSchema = z.object({
   seed: z.number().int().optional(),
   count: z.number().int().min(0).max(MAX_COUNT).optional(),
   journalSize: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
+  maxPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
+  maxTotalPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
 })
 
 /**
@@ -286,23 +305,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'INVALID_OPTION',
       'create the sandbox',
       `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_COUNT
-  let fixtures = resolveFixtures(options.fixtures)
+  const { maxPets, maxTotalPets } = options
+  let fixtures = resolveFixtures(options.fixtures, undefined, maxPets)
   const bases = parseBaseUrls(options.baseUrl)
   const clock = createClock(options.clock)
   const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
-    registry.add(parseScenario(scenario, `options.scenarios[${index}]`))
+    registry.add(parseScenario(scenario, `options.scenarios[${index}]`, maxPets))
   }
   let startup: Scenario
   if (typeof options.scenario === 'object' && options.scenario !== null) {
-    startup = parseScenario(options.scenario, 'options.scenario')
+    startup = parseScenario(options.scenario, 'options.scenario', maxPets)
     registry.add(startup)
   } else {
     startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
@@ -317,12 +337,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const defaultPets = () =>
     fixtures.pets ?? generatePets(seed, count, fixtures.categories)
+  // Every world of the sandbox counts its created pets here.
+  const quota = createPetQuota({ maxPets, maxTotalPets })
   const main = createDataset(
     defaultPets,
     options.store ? { store: options.store, seed, count } : undefined,
+    quota,
   )
   /** Datasets of scenarios that bring their own data, created on first use. */
   const scenarioData = new Map<string, Dataset>()
+  /** Drops scenario datasets (one, or all): their created pets stop counting. */
+  const dropScenarioData = (name?: string) => {
+    for (const [key, dataset] of scenarioData) {
+      if (name !== undefined && key !== name) continue
+      dataset.release()
+      scenarioData.delete(key)
+    }
+  }
 
   const datasetFor = (scenario: Scenario): Dataset | Promise<Dataset> => {
     const data = scenario.data
@@ -332,7 +363,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const initial = (): PetFixture[] =>
         data.pets ??
         generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories)
-      dataset = createDataset(initial)
+      dataset = createDataset(initial, undefined, quota)
       scenarioData.set(scenario.name, dataset)
     }
     return dataset.ready.then(() => dataset)
@@ -347,24 +378,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }
   }
 
-  /** A world's view of the sandbox: what every session shares, read live, plus its own. */
+  /**
+   * What every world's context shares, read live: one object, the prototype of each
+   * world's context, so 10,000 sessions do not hold 10,000 copies of its getters.
+   */
+  const sharedContext = Object.create(null, {
+    bases: { value: bases },
+    keys: { get: () => keys },
+    anonymousPlan: { get: () => anonymousPlan() },
+    registry: { value: registry },
+    latency: { value: options.latency },
+  }) as Pick<ApiContext, 'bases' | 'keys' | 'anonymousPlan' | 'registry' | 'latency'>
+  /** A world's view of the sandbox: what every session shares, plus its own. */
   const makeContext = (
     own: Pick<
       ApiContext,
       'clock' | 'limiter' | 'journal' | 'activeScenario' | 'dataset' | 'ready' | 'session'
     >,
-  ): ApiContext => ({
-    bases,
-    get keys() {
-      return keys
-    },
-    get anonymousPlan() {
-      return anonymousPlan()
-    },
-    registry,
-    latency: options.latency,
-    ...own,
-  })
+  ): ApiContext => Object.assign(Object.create(sharedContext) as ApiContext, own)
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE
   const ctx = makeContext({
     clock,
@@ -380,7 +411,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     registry.has(startup.name) ? registry.get(startup.name) : startup
   const selectScenario = (scenario: string | Scenario): Scenario => {
     if (typeof scenario === 'string') return registry.get(scenario)
-    const parsed = parseScenario(scenario, 'useScenario()')
+    const parsed = parseScenario(scenario, 'useScenario()', maxPets)
     registry.add(parsed)
     keys = indexKeys()
     return parsed
@@ -442,10 +473,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const worldJournal = new Journal(journalSize)
     worldJournal.subscribe(forward)
     let worldActive = currentStartup()
-    let pets = createOverlayDataset(sharedSeedFor(undefined))
+    let pets = createOverlayDataset(sharedSeedFor(undefined), quota)
     let copied: Dataset | undefined
-    let scenarioPets = new Map<string, PetData>()
+    let scenarioPets = new Map<string, OverlayDataset>()
     let worldPending: Promise<void> = Promise.resolve()
+    /** Gives the world's created pets back to the quota (reset, expiry, eviction, end). */
+    const release = () => {
+      pets.release()
+      copied?.release()
+      for (const data of scenarioPets.values()) data.release()
+    }
     const worldCtx = makeContext({
       session: id,
       clock: worldClock,
@@ -456,7 +493,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (!scenario.data) return copied ?? pets
         let data = scenarioPets.get(scenario.name)
         if (!data) {
-          data = createOverlayDataset(sharedSeedFor(scenario))
+          data = createOverlayDataset(sharedSeedFor(scenario), quota)
           scenarioPets.set(scenario.name, data)
         }
         return data
@@ -469,7 +506,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (!copied) {
           const own = pets
           const seeded = sharedSeedFor(undefined).pets
-          copied = createDataset(() => [...seeded, ...own.created()])
+          // Its created pets were counted by the overlay, which keeps them counted.
+          copied = createDataset(() => [...seeded, ...own.created()], undefined, quota)
           worldPending = copied.ready
         }
         return { pets: copied.pets }
@@ -487,7 +525,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         worldClock.reset()
         worldJournal.clear()
         worldActive = currentStartup()
-        pets = createOverlayDataset(sharedSeedFor(undefined))
+        release()
+        pets = createOverlayDataset(sharedSeedFor(undefined), quota)
         copied = undefined
         scenarioPets = new Map()
         worldPending = Promise.resolve()
@@ -498,7 +537,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
       state: () => stateOf(view, (copied ?? pets).count()),
     }
-    return { id, createdAt: now, lastUsedAt: now, ctx: worldCtx, view }
+    return { id, createdAt: now, lastUsedAt: now, ctx: worldCtx, view, dispose: release }
   }
 
   const sessionRegistry = new SessionRegistry<World>(
@@ -569,7 +608,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       clock.reset()
       journal.clear()
       active = currentStartup()
-      scenarioData.clear()
+      dropScenarioData()
       const done = main.reset()
       pending = main.ready
       return done
@@ -578,7 +617,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       active = selectScenario(scenario)
     },
     addScenario(scenario) {
-      const parsed = parseScenario(scenario, 'addScenario()')
+      const parsed = parseScenario(scenario, 'addScenario()', maxPets)
       const previous = registry.has(parsed.name) ? registry.get(parsed.name) : undefined
       registry.add(parsed)
       try {
@@ -587,14 +626,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (previous) registry.add(previous)
         throw error
       }
-      scenarioData.delete(parsed.name)
+      dropScenarioData(parsed.name)
       sharedSeeds.delete(parsed.name)
       if (active.name === parsed.name) active = parsed
     },
     async reloadFixtures(next) {
-      fixtures = resolveFixtures(next)
+      fixtures = resolveFixtures(next, undefined, maxPets)
       keys = indexKeys()
-      scenarioData.clear()
+      dropScenarioData()
       sharedSeeds.clear()
       // Requests wait for the reload as for a reset: none sees the data half loaded.
       const done = main.reload()
@@ -673,6 +712,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     refuse: (request, failure, target) =>
       answerRefusedRequest(ctx, request, failure, target),
+    rateLimitHeaders: () => anonymousRateLimitHeaders(ctx),
   }
 
   /**

@@ -9,6 +9,7 @@ import emptyStore from '../../scenarios/empty-store.json'
 import slowNetwork from '../../scenarios/slow-network.json'
 import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
+import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
 import { MAX_COUNT, MAX_LATENCY_MS } from './limits.js'
 
@@ -127,8 +128,11 @@ export function defineScenario(
   return parseScenario(scenario, source)
 }
 
-/** Validates unknown data as a scenario; `source` (a file path) is named in errors. */
-export function parseScenario(data: unknown, source: string): Scenario {
+/**
+ * Validates unknown data as a scenario; `source` (a file path) is named in errors;
+ * `maxPets` (the sandbox's) bounds the ids of its pets.
+ */
+export function parseScenario(data: unknown, source: string, maxPets?: number): Scenario {
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(
@@ -138,7 +142,15 @@ export function parseScenario(data: unknown, source: string): Scenario {
       `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
     )
   }
-  const { auth } = parsed.data
+  const { auth, data: pets } = parsed.data
+  if (pets?.pets) {
+    checkPetIds(pets.pets, {
+      code: 'INVALID_SCENARIO',
+      action: `load the scenario ${source}`,
+      field: 'data.pets',
+      maxPets,
+    })
+  }
   if (auth?.expireAllKeys && auth.rejectAllKeys) {
     throw SandboxError.for(
       'INVALID_SCENARIO',

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { MAX_NAME_LENGTH } from './limits.js'
 
 /** The availability statuses of the seed's PetStatus enumeration, in its order. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
@@ -21,7 +22,11 @@ export const newPetSchema = z
     name: z
       .string()
       .min(1)
-      .meta({ description: "The animal's name.", examples: ['Rex'] }),
+      .max(MAX_NAME_LENGTH)
+      .meta({
+        description: `The animal's name, 1 to ${MAX_NAME_LENGTH} characters (a limit of the sandbox).`,
+        examples: ['Rex'],
+      }),
     categoryId: positiveId.meta({
       description: 'Identifier of the category the animal belongs to.',
       examples: [1],

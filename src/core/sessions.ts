@@ -83,6 +83,8 @@ export interface SessionEntry {
   readonly id: string
   readonly createdAt: number
   lastUsedAt: number
+  /** Called once the session is gone (expired, evicted or ended): frees what it held. */
+  dispose?(): void
 }
 
 /**
@@ -105,7 +107,7 @@ export class SessionRegistry<Session extends SessionEntry> {
     const now = this.now()
     let session = this.#sessions.get(id)
     if (session && this.#expired(session, now)) {
-      this.#sessions.delete(id)
+      this.#drop(session)
       session = undefined
     }
     if (session) {
@@ -127,7 +129,9 @@ export class SessionRegistry<Session extends SessionEntry> {
   }
 
   delete(id: string): boolean {
-    return this.peek(id) !== undefined && this.#sessions.delete(id)
+    const session = this.peek(id)
+    if (session) this.#drop(session)
+    return session !== undefined
   }
 
   list(): Session[] {
@@ -147,7 +151,12 @@ export class SessionRegistry<Session extends SessionEntry> {
   #evict(now: number) {
     for (const session of this.#sessions.values()) {
       if (this.#sessions.size < this.max && !this.#expired(session, now)) break
-      this.#sessions.delete(session.id)
+      this.#drop(session)
     }
+  }
+
+  #drop(session: Session) {
+    this.#sessions.delete(session.id)
+    session.dispose?.()
   }
 }

@@ -1,7 +1,22 @@
-import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
+import {
+  errorReply,
+  fail,
+  type ApiErrorCode,
+  type Failure,
+  type HeaderMap,
+  type Reply,
+} from '../core/api-errors.js'
+import { API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
+import type { Sandbox } from '../core/sandbox.js'
 import { sendReply } from './send-fetch-response.js'
 
 /** Where and how the standalone server listens. */
@@ -12,7 +27,10 @@ export interface ListenOptions {
   host?: string
 }
 
-/** Transport limits of the standalone server; see README.md#transport-limits. */
+/**
+ * Transport limits of the standalone server, read when a server starts listening; see
+ * README.md#limits-and-guarantees-of-the-server.
+ */
 export const TRANSPORT_LIMITS = {
   /** Request line and headers, in bytes (Node's default); larger is 431. */
   maxHeaderSize: 16 * 1024,
@@ -20,13 +38,32 @@ export const TRANSPORT_LIMITS = {
   headersTimeoutMs: 10_000,
   /** ... and the whole request within this time; else 408. */
   requestTimeoutMs: 30_000,
+  /**
+   * A response the server has written must leave its buffers within this time (the
+   * clock restarts whenever the client takes what was buffered); else the connection
+   * is closed. A client that stops reading holds one response, then is disconnected.
+   */
+  sendTimeoutMs: 30_000,
+  /** A connection idle between requests is closed after this time (Node's default). */
+  keepAliveTimeoutMs: 5_000,
+  /**
+   * Requests a client may send ahead of its answers on one connection (HTTP
+   * pipelining); they are answered one at a time, and one more closes the connection.
+   */
+  maxPipelinedRequests: 16,
 }
+
+type Limits = typeof TRANSPORT_LIMITS
 
 /**
  * Starts an HTTP server for an Express app with the sandbox's transport behaviour:
- * headers too large (431), slow clients (408) and unparsable requests (400) get the
- * Error body too, never Node's bare status line. Rejects with Node's error (code
- * `EADDRINUSE`, ...) when it cannot listen.
+ * headers too large (431), slow clients (408), unparsable requests (400), `CONNECT`
+ * (405) and an `Expect` other than `100-continue` (417) get the Error body too, never
+ * Node's bare status line or a closed socket; an app made by `createSandboxApp` adds
+ * the anonymous rate-limit headers to them. Responses are written one at a time per
+ * connection, and a client that stops reading is disconnected after the send timeout,
+ * so memory stays bounded. Rejects with Node's error (code `EADDRINUSE`, ...) when it
+ * cannot listen.
  *
  * @example
  * const app = createSandboxApp({ seed: 42 })
@@ -37,26 +74,64 @@ export function listenSandboxApp(
   app: Express,
   options: ListenOptions = {},
 ): Promise<Server> {
+  const limits: Limits = { ...TRANSPORT_LIMITS }
+  const sandbox = (app as Express & { sandbox?: Sandbox }).sandbox
+  // The headers of every answer given before the app sees a request.
+  const closing = (): HeaderMap => ({
+    ...(sandbox?.rateLimitHeaders() ?? {}),
+    ...CLOSING,
+  })
+  // The last request of each connection whose headers were read: a timeout while its
+  // body is still coming is the whole-request limit, otherwise the header limit.
+  const reading = new WeakMap<Duplex, IncomingMessage>()
   const server = createServer(
     {
-      maxHeaderSize: TRANSPORT_LIMITS.maxHeaderSize,
-      headersTimeout: TRANSPORT_LIMITS.headersTimeoutMs,
-      requestTimeout: TRANSPORT_LIMITS.requestTimeoutMs,
+      maxHeaderSize: limits.maxHeaderSize,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
       // Node checks both timeouts only this often (30 s by default, which turned the
       // 10 s header limit into 30 s): check every second, or sooner for shorter limits.
-      connectionsCheckingInterval: Math.min(1000, TRANSPORT_LIMITS.headersTimeoutMs / 2),
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs / 2),
       // Node's own answer to a missing Host is a bare 400; ours has the Error body.
       requireHostHeader: false,
     },
     (req, res) => {
-      if (req.headers.host === undefined && req.httpVersion === '1.1') {
-        answerWithoutHost(res)
-        return
-      }
-      app(req, res)
+      reading.set(req.socket, req)
+      admit(req, res, limits, () => {
+        if (req.headers.host === undefined && req.httpVersion === '1.1') {
+          answerWithoutHost(res, closing())
+          return
+        }
+        app(req, res)
+      })
     },
   )
-  server.on('clientError', answerClientError)
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    const request = reading.get(socket)
+    const timeout =
+      request !== undefined && !request.complete ? 'request' : ('headers' as const)
+    answerClientError(error, socket, limits, timeout, closing)
+  })
+  // Without a listener Node closes the socket of a CONNECT without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const failure = fail(
+      'method_not_allowed',
+      'CONNECT asks for a tunnel, and this server is not a proxy: send requests to it directly, e.g. GET /v1/pets.',
+      { allow: SERVER_METHODS },
+    )
+    writeOnSocket(socket, errorReply(failure, closing()))
+  })
+  // Without a listener Node answers an Expect other than 100-continue with a bare 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    admit(req, res, limits, () => {
+      const failure = fail(
+        'expectation_failed',
+        `The server meets only "Expect: 100-continue", got "Expect: ${String(req.headers.expect).slice(0, 60)}". Leave the header out, or send 100-continue.`,
+      )
+      sendReply(errorReply(failure, closing()), res)
+    })
+  })
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error)
     server.once('error', onError)
@@ -67,22 +142,142 @@ export function listenSandboxApp(
   })
 }
 
+/** The methods the server answers on some path, for the `Allow` of a CONNECT. */
+const SERVER_METHODS = [
+  ...new Set([...API_ROUTES, ...CONTROL_ROUTES].map((route) => route.method as string)),
+  'OPTIONS',
+].join(', ')
+
+/** The requests of one connection: the one being answered, and those sent ahead. */
+interface Line {
+  busy: boolean
+  waiting: Array<() => void>
+}
+
+const lines = new WeakMap<Duplex, Line>()
+
+/**
+ * Answers the requests of a connection one at a time: the next one is handed to the app
+ * only once the previous response has left the server's buffers, so a client that sends
+ * requests without reading the answers holds at most one response in memory; more than
+ * `maxPipelinedRequests` waiting close the connection. Every response gets the send
+ * timeout.
+ */
+function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: Limits,
+  run: () => void,
+) {
+  const socket = req.socket
+  if (socket.destroyed) return
+  let line = lines.get(socket)
+  if (!line) {
+    const created: Line = { busy: false, waiting: [] }
+    lines.set(socket, created)
+    socket.once('close', () => {
+      created.waiting.length = 0
+      lines.delete(socket)
+    })
+    line = created
+  }
+  const start = () => {
+    ;(line as Line).busy = true
+    let done = false
+    const next = () => {
+      if (done) return
+      done = true
+      const current = line as Line
+      current.busy = false
+      const waiting = current.waiting.shift()
+      if (waiting && !socket.destroyed) waiting()
+    }
+    res.once('finish', next)
+    res.once('close', next)
+    watchSend(res, limits)
+    run()
+  }
+  if (!line.busy) return start()
+  if (line.waiting.length >= limits.maxPipelinedRequests) {
+    socket.destroy()
+    return
+  }
+  line.waiting.push(start)
+}
+
+/**
+ * The send timeout of one response: armed once the response is written whole
+ * ('prefinish') or a write finds the socket's buffer full, cleared whenever the client
+ * has taken what was buffered ('drain') and when the response is done. When it fires,
+ * the client has stopped reading: the connection is closed and its buffers freed.
+ */
+function watchSend(res: ServerResponse, limits: Limits) {
+  const socket = res.socket
+  if (!socket) return
+  let timer: NodeJS.Timeout | undefined
+  const arm = () => {
+    timer ??= setTimeout(() => socket.destroy(), limits.sendTimeoutMs).unref()
+  }
+  const disarm = () => {
+    clearTimeout(timer)
+    timer = undefined
+  }
+  const write = res.write
+  // A streamed body (a file of the demo) learns of the full buffer from write().
+  res.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
+    const flushed = write.apply(this, args)
+    if (!flushed) arm()
+    return flushed
+  } as typeof write
+  const done = () => {
+    disarm()
+    socket.off('drain', disarm)
+  }
+  res.once('prefinish', arm)
+  socket.on('drain', disarm)
+  res.once('finish', done)
+  res.once('close', done)
+}
+
 /** Node's client errors the server answers with an Error body of its own. */
-const CLIENT_ERRORS: Record<string, [ApiErrorCode, string]> = {
-  HPE_HEADER_OVERFLOW: [
-    'request_header_fields_too_large',
-    `The request line and headers are larger than ${TRANSPORT_LIMITS.maxHeaderSize / 1024} KiB. Send fewer or shorter headers.`,
-  ],
-  ERR_HTTP_REQUEST_TIMEOUT: [
-    'request_timeout',
-    `The request was not received within ${TRANSPORT_LIMITS.requestTimeoutMs / 1000} s. Send the whole request at once.`,
-  ],
+function clientErrorFailure(
+  code: string | undefined,
+  limits: Limits,
+  timeout: 'headers' | 'request',
+): Failure {
+  const errors: Record<string, [ApiErrorCode, string]> = {
+    HPE_HEADER_OVERFLOW: [
+      'request_header_fields_too_large',
+      `The request line and headers are larger than ${limits.maxHeaderSize / 1024} KiB. Send fewer or shorter headers.`,
+    ],
+    ERR_HTTP_REQUEST_TIMEOUT:
+      timeout === 'headers'
+        ? [
+            'request_timeout',
+            `The request line and headers were not received within ${limits.headersTimeoutMs / 1000} s. Send the headers at once.`,
+          ]
+        : [
+            'request_timeout',
+            `The request body was not received within ${limits.requestTimeoutMs / 1000} s of the request's start. Send the whole request at once.`,
+          ],
+  }
+  const [failureCode, message] = errors[code ?? ''] ?? [
+    'bad_request',
+    'The request is not valid HTTP/1.1. Check the request line and headers.',
+  ]
+  return fail(failureCode, message)
 }
 
 /** Headers of an answer the server gives before (or instead of) the app: it then hangs up. */
 const CLOSING = { 'access-control-allow-origin': '*', connection: 'close' }
 
-function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  limits: Limits,
+  timeout: 'headers' | 'request',
+  closing: () => HeaderMap,
+) {
   // Nothing can be written once the socket is gone or a response is under way.
   const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
     ?.headersSent
@@ -90,13 +285,17 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
     socket.destroy()
     return
   }
-  const [code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
-    'bad_request',
-    'The request is not valid HTTP/1.1. Check the request line and headers.',
-  ]
-  // No ServerResponse exists for a request Node could not parse: the reply goes on the
-  // socket as HTTP/1.1 text.
-  const reply = errorReply(fail(code, message), CLOSING)
+  writeOnSocket(
+    socket,
+    errorReply(clientErrorFailure(error.code, limits, timeout), closing()),
+  )
+}
+
+/**
+ * Writes a reply as HTTP/1.1 text on a socket no ServerResponse exists for (a request
+ * Node could not parse, a CONNECT), and hangs up.
+ */
+function writeOnSocket(socket: Duplex, reply: Reply) {
   const head = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`]
   for (const [name, value] of Object.entries(reply.headers))
     head.push(`${name}: ${value}`)
@@ -105,10 +304,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex) {
 }
 
 /** HTTP/1.1 requires a Host header (RFC 9112): 400, as Node would, with the Error body. */
-function answerWithoutHost(res: ServerResponse) {
+function answerWithoutHost(res: ServerResponse, headers: HeaderMap) {
   const failure = fail(
     'bad_request',
     'An HTTP/1.1 request needs a Host header, e.g. "Host: 127.0.0.1:4010".',
   )
-  sendReply(errorReply(failure, CLOSING), res)
+  sendReply(errorReply(failure, headers), res)
 }

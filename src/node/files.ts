@@ -53,14 +53,17 @@ function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
   }
 }
 
-/** Reads and validates a scenario file; errors name the file, the field and the fix. */
-export function loadScenarioFile(path: string): Scenario {
+/**
+ * Reads and validates a scenario file; errors name the file, the field and the fix.
+ * `maxPets` (the sandbox's option) bounds the ids of its pets.
+ */
+export function loadScenarioFile(path: string, maxPets?: number): Scenario {
   const absolute = resolve(path)
-  return parseScenario(readJson(absolute, 'scenario'), absolute)
+  return parseScenario(readJson(absolute, 'scenario'), absolute, maxPets)
 }
 
 /** Reads fixtures from a JSON file, or from a folder of api-keys.json, categories.json and pets.json. */
-export function loadFixturesFile(path: string): Fixtures {
+export function loadFixturesFile(path: string, maxPets?: number): Fixtures {
   const absolute = resolve(path)
   let isDirectory = false
   try {
@@ -70,7 +73,7 @@ export function loadFixturesFile(path: string): Fixtures {
   }
   if (!isDirectory) {
     const fixtures = readJson(absolute, 'fixtures')
-    resolveFixtures(fixtures, absolute)
+    resolveFixtures(fixtures, absolute, maxPets)
     return fixtures as Fixtures
   }
   const parts: Record<string, unknown> = {}
@@ -88,7 +91,7 @@ export function loadFixturesFile(path: string): Fixtures {
     }
     if (!exists) continue
     const value = readJson(filePath, 'fixtures')
-    resolveFixtures({ [field]: value }, filePath)
+    resolveFixtures({ [field]: value }, filePath, maxPets)
     parts[field] = value
   }
   return parts as Fixtures
@@ -97,12 +100,13 @@ export function loadFixturesFile(path: string): Fixtures {
 /** Turns paths in Node options into data, so the core never touches the file system. */
 export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions {
   const { scenario, scenarios, fixtures, ...rest } = options
+  const { maxPets } = options
   const loaded = (scenarios ?? []).map((entry) =>
-    typeof entry === 'string' ? loadScenarioFile(entry) : entry,
+    typeof entry === 'string' ? loadScenarioFile(entry, maxPets) : entry,
   )
   let startup: string | Scenario | undefined = scenario
   if (typeof scenario === 'string' && isPath(scenario)) {
-    startup = loadScenarioFile(scenario)
+    startup = loadScenarioFile(scenario, maxPets)
   }
   return {
     ...rest,
@@ -111,7 +115,8 @@ export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions 
     ...(fixtures === undefined
       ? {}
       : {
-          fixtures: typeof fixtures === 'string' ? loadFixturesFile(fixtures) : fixtures,
+          fixtures:
+            typeof fixtures === 'string' ? loadFixturesFile(fixtures, maxPets) : fixtures,
         }),
   }
 }

@@ -387,3 +387,29 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
     expect(() => sandbox.session('not ok')).toThrow(/session id is 1 to 64 letters/)
   })
 })
+
+test("sessions' created pets count towards maxTotalPets, and an ended session gives them back", async () => {
+  const sandbox = createSandbox({ seed: 42, count: 2, maxPets: 5, maxTotalPets: 3 })
+  const create = (session: string) =>
+    getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v1/pets', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer sandbox-free-key.${session}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      }),
+    )
+  expect((await create('a'))?.status).toBe(201)
+  expect((await create('a'))?.status).toBe(201)
+  expect((await create('b'))?.status).toBe(201)
+  const full = await create('c')
+  expect(full?.status).toBe(507)
+  expect(await full?.json()).toMatchObject({ code: 'storage_full' })
+  expect(sandbox.endSession('a')).toBe(true)
+  expect((await create('c'))?.status).toBe(201)
+  await sandbox.session('b').reset()
+  expect((await create('c'))?.status).toBe(201)
+})

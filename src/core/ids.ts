@@ -1,0 +1,67 @@
+import { SandboxError, type SandboxErrorCode } from './errors.js'
+import { DEFAULT_MAX_PETS } from './limits.js'
+
+/**
+ * The largest id a file (state, fixtures, scenario data) may give a pet: room is left
+ * for `maxPets` creates after it, so an id the sandbox assigns never passes 2^53 - 1.
+ */
+export function maxFileId(maxPets = DEFAULT_MAX_PETS): number {
+  return Number.MAX_SAFE_INTEGER - maxPets
+}
+
+/** Where the pets being checked come from, for the message. */
+export interface IdSource {
+  /** The SandboxError code to throw (INVALID_FIXTURES, INVALID_SCENARIO, ...). */
+  code: SandboxErrorCode
+  /** What was being done, with the file: "load fixtures from ./pets.json". */
+  action: string
+  /** The path of the pets array in the file: "pets", "data.pets". */
+  field: string
+  /** The sandbox's `maxPets` (default 100,000). */
+  maxPets?: number | undefined
+}
+
+/**
+ * Checks the ids of pets read from a file: each one (when given) a positive integer,
+ * unique, and at most {@link maxFileId}. Throws a SandboxError naming the file, the
+ * field and the id, so a file never makes a later create fail. The one id check of
+ * state, fixtures and scenario files.
+ */
+export function checkPetIds(
+  pets: ReadonlyArray<{ id?: number | undefined }>,
+  source: IdSource,
+): void {
+  const max = maxFileId(source.maxPets)
+  const seen = new Map<number, number>()
+  for (const [index, pet] of pets.entries()) {
+    const id = pet.id
+    if (id === undefined) continue
+    const where = `${source.field}[${index}].id`
+    if (!Number.isSafeInteger(id) || id < 1) {
+      throw SandboxError.for(
+        source.code,
+        source.action,
+        `${where} ${JSON.stringify(id)} is not a positive integer`,
+        'Give every pet a positive integer id, or leave ids out and they are assigned in order.',
+      )
+    }
+    if (id > max) {
+      throw SandboxError.for(
+        source.code,
+        source.action,
+        `${where} ${id} is past ${max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
+        'Use smaller ids, or leave ids out and they are assigned in order.',
+      )
+    }
+    const first = seen.get(id)
+    if (first !== undefined) {
+      throw SandboxError.for(
+        source.code,
+        source.action,
+        `${where} ${id} appears twice (also ${source.field}[${first}].id)`,
+        'Give every pet a distinct id, or leave ids out and they are assigned in order.',
+      )
+    }
+    seen.set(id, index)
+  }
+}

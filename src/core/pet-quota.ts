@@ -1,0 +1,61 @@
+import { DEFAULT_MAX_PETS, DEFAULT_MAX_TOTAL_PETS } from './limits.js'
+
+/**
+ * How many pets requests have created, against the sandbox's limits: each world (a
+ * dataset: the default data, a scenario's data, a session's) holds at most `maxPets`,
+ * all the worlds of a sandbox together at most `maxTotalPets`. Every dataset of a
+ * sandbox reports to the same quota; seeded pets do not count.
+ */
+export interface PetQuota {
+  readonly maxPets: number
+  readonly maxTotalPets: number
+  /** Created pets across every world now. */
+  readonly total: number
+  /** Why a world holding `created` pets may not get one more, or undefined. */
+  refusal(created: number): string | undefined
+  /** Counts `n` more created pets (fewer, when negative). */
+  add(n: number): void
+}
+
+/** The limits of a quota; the defaults are 100,000 and 1,000,000. */
+export interface PetQuotaLimits {
+  maxPets?: number | undefined
+  maxTotalPets?: number | undefined
+}
+
+const RESET_HINT =
+  'Reset the sandbox (POST /__sandbox/reset) to start again from the seeded pets, or start it with a larger limit.'
+
+/** Creates the shared counter of created pets. */
+export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
+  const maxPets = limits.maxPets ?? DEFAULT_MAX_PETS
+  const maxTotalPets = limits.maxTotalPets ?? DEFAULT_MAX_TOTAL_PETS
+  let total = 0
+  return {
+    maxPets,
+    maxTotalPets,
+    get total() {
+      return total
+    },
+    refusal(created) {
+      if (created >= maxPets) {
+        return `This world holds ${maxPets.toLocaleString('en-US')} created pets, the most the sandbox keeps in one (maxPets, --max-pets). ${RESET_HINT}`
+      }
+      if (total >= maxTotalPets) {
+        return `The sandbox holds ${maxTotalPets.toLocaleString('en-US')} created pets across its worlds, the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
+      }
+      return undefined
+    },
+    add(n) {
+      total = Math.max(0, total + n)
+    },
+  }
+}
+
+/** A create the quota refused: answered 507 `storage_full`, its message naming reset. */
+export class StorageFullError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StorageFullError'
+  }
+}
