@@ -4,7 +4,8 @@
 // writes bench/results/latest.json and latest.md. Everything runs on 127.0.0.1 and every
 // child process is killed at the end, on error and on Ctrl-C.
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run),
-// BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute).
+// BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute),
+// BENCH_ONLY=sessions (only the sessions rows of issue 15, bench/sessions.js).
 import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
@@ -40,6 +41,12 @@ import {
   renderMarkdown,
   renderPersist,
 } from './lib/report.js'
+import {
+  evaluateSessionTargets,
+  measureSessions,
+  renderSessions,
+  sessionFigures,
+} from './sessions.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BENCH = join(ROOT, 'bench')
@@ -438,11 +445,25 @@ async function main() {
     log(`\nwritten: bench/results/persist.json`)
     return
   }
+  if (process.env.BENCH_ONLY === 'sessions') {
+    const sessions = await measureSessions(ROOT, config, log)
+    const only = { date: new Date().toISOString(), machine: host, config, sessions }
+    only.durationS = (performance.now() - started) / 1000
+    only.targets = evaluateSessionTargets(only)
+    const markdown = renderSessions(only, only.targets)
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'sessions.json'), `${JSON.stringify(only, null, 2)}\n`)
+    process.stdout.write(`\n${markdown}`)
+    log(`\nwritten: bench/results/sessions.json`)
+    if (only.targets.some((target) => target.result === 'INVALID')) process.exitCode = 1
+    return
+  }
   const startup = await measureStartup(petsFile)
   const { throughput, rss } = await measureThroughput(petsFile)
   const inTest = await measureInTest(petsFile)
   const scale = await measureScale()
   const persist = await measurePersist(dir)
+  const sessions = await measureSessions(ROOT, config, log)
 
   const results = {
     date: new Date().toISOString(),
@@ -455,9 +476,10 @@ async function main() {
     inTest,
     scale,
     persist,
+    sessions,
   }
-  results.figures = figures(results)
-  const targets = evaluateTargets(results)
+  results.figures = { ...figures(results), ...sessionFigures(results) }
+  const targets = [...evaluateTargets(results), ...evaluateSessionTargets(results)]
   results.targets = targets
 
   mkdirSync(RESULTS, { recursive: true })
@@ -471,7 +493,10 @@ async function main() {
     }
   }
   const comparison = compare(previous, results)
-  const markdown = renderMarkdown(results, targets, comparison)
+  const markdown = renderMarkdown(results, targets, comparison).replace(
+    '\n## Targets',
+    `\n${renderSessions(results, targets)}\n## Targets`,
+  )
   writeFileSync(latestJson, `${JSON.stringify(results, null, 2)}\n`)
   writeFileSync(join(RESULTS, 'latest.md'), markdown)
   process.stdout.write(`\n${markdown}`)
