@@ -3,8 +3,8 @@ import type { SessionOptions } from './tests/fixtures.js'
 
 // One standalone sandbox for the whole run, on a free port: `--port 0` lets the system
 // choose, and `wait` reads the address off the server's one-line `--quiet` banner into
-// process.env.SANDBOX_ORIGIN, which the workers inherit.
-const origin = process.env.SANDBOX_ORIGIN
+// process.env.SANDBOX_ORIGIN. The workers start after it and inherit it, so in their
+// copy of this config baseURL is the sandbox (the main process never opens a page).
 
 export default defineConfig<SessionOptions>({
   testDir: './tests',
@@ -29,7 +29,7 @@ export default defineConfig<SessionOptions>({
   },
 
   use: {
-    ...(origin ? { baseURL: origin } : {}),
+    baseURL: process.env.SANDBOX_ORIGIN,
     // Debian's Chromium, no browser download (`apt-get install chromium`).
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
