@@ -16,7 +16,9 @@ export default defineConfig<SessionOptions>({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: 'list',
-  timeout: 60_000,
+  // Generous: a busy CI machine starts four browsers at once.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   globalSetup: './tests/global-setup.ts',
 
   webServer: {

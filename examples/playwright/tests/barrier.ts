@@ -13,7 +13,7 @@ export async function barrier(
   phase: string,
   rank: number,
   parties: number,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
 ) {
   const folder = process.env.BARRIER_DIR
   if (!folder) throw new Error('Failed to meet: BARRIER_DIR is not set (globalSetup).')
