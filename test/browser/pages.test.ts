@@ -105,18 +105,26 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     await docs.waitForSelector('body[data-ready="true"]')
     for (const id of ['createPet', 'getPet']) {
       await expect
-        .poll(() => docs.locator(`#operations-Pets-${id}`).isVisible())
+        .poll(() => docs.locator(`#operations-Pets-${id}`).isVisible(), {
+          timeout: 10_000,
+        })
         .toBe(true)
     }
     await expect
-      .poll(() => docs.locator('#operations-Sandbox-listRequests').isVisible())
+      .poll(() => docs.locator('#operations-Sandbox-listRequests').isVisible(), {
+        timeout: 10_000,
+      })
       .toBe(true)
     // The document's first server is this one, so "Try it out" calls the sandbox.
     await expect
-      .poll(() => docs.locator('.servers select option').first().textContent())
+      .poll(() => docs.locator('.servers select option').first().textContent(), {
+        timeout: 10_000,
+      })
       .toContain(`${app.origin}/v1`)
     // The demo keys, from the running sandbox.
-    await expect.poll(() => docs.locator('#demo-key option').count()).toBeGreaterThan(5)
+    await expect
+      .poll(() => docs.locator('#demo-key option').count(), { timeout: 10_000 })
+      .toBeGreaterThan(5)
   })
 
   test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
@@ -127,7 +135,9 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     await operation.locator('button.execute').click()
     const live = operation.locator('.live-responses-table')
     await expect
-      .poll(() => live.locator('tbody .response-col_status').first().textContent())
+      .poll(() => live.locator('tbody .response-col_status').first().textContent(), {
+        timeout: 10_000,
+      })
       .toContain('200')
     const headers = (
       await live.locator('tbody .response-col_description').first().innerText()
@@ -152,7 +162,7 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     await inspector.goto(`${app.origin}/inspector/`)
     const first = inspector.locator('.psi-entry').first()
     await expect
-      .poll(() => first.locator('.psi-path').textContent())
+      .poll(() => first.locator('.psi-path').textContent(), { timeout: 10_000 })
       .toBe('/v1/pets?limit=3')
     const text = await first.innerText()
     expect(text).toContain('sandbox-pro-key')
@@ -169,14 +179,14 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       body: '{"name":""}',
     })
     const missing = inspector.locator('.psi-entry[data-code="missing_api_key"]')
-    await expect.poll(() => missing.isVisible()).toBe(true)
+    await expect.poll(() => missing.isVisible(), { timeout: 10_000 }).toBe(true)
     expect(await missing.innerText()).toContain('What to do: Missing key')
     const getPet = docs.locator('#operations-Pets-getPet')
     await getPet.locator('.opblock-summary-control').click()
     await getPet.locator('tr[data-param-name="petId"] input').fill('1')
     await getPet.locator('button.execute').click()
     const deprecated = inspector.locator('.psi-entry', { hasText: '/v1/pets/1' })
-    await expect.poll(() => deprecated.isVisible()).toBe(true)
+    await expect.poll(() => deprecated.isVisible(), { timeout: 10_000 }).toBe(true)
     expect(await deprecated.innerText()).toContain('Deprecated call')
     expect(
       await inspector.evaluate(() => (window as unknown as { loaded?: boolean }).loaded),
@@ -189,7 +199,11 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
 
   test('filters by status, copies a request as curl, and is usable from the keyboard', async () => {
     await inspector.selectOption('select[name="status"]', 'errors')
-    await expect.poll(() => inspector.locator('.psi-entry:not([hidden])').count()).toBe(1)
+    await expect
+      .poll(() => inspector.locator('.psi-entry:not([hidden])').count(), {
+        timeout: 10_000,
+      })
+      .toBe(1)
     await inspector.selectOption('select[name="status"]', 'all')
 
     const entry = inspector.locator('.psi-entry', { hasText: '/v1/pets?limit=3' })
@@ -223,17 +237,19 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     await inspector.keyboard.type('sandbox-free-key.alice')
     await inspector.keyboard.press('Enter')
     await expect
-      .poll(() => inspector.locator('[role="status"]').textContent())
+      .poll(() => inspector.locator('[role="status"]').textContent(), { timeout: 10_000 })
       .toContain('session sandbox-free-key.alice')
     await fetch(`${app.origin}/v1/pets?limit=1`, {
       headers: { authorization: 'Bearer sandbox-free-key.alice' },
     })
     const alice = inspector.locator('.psi-entry')
-    await expect.poll(() => alice.count()).toBe(1)
+    await expect.poll(() => alice.count(), { timeout: 10_000 }).toBe(1)
     expect(await alice.innerText()).toContain('alice')
     await inspector.fill('input[name="session"]', '')
     await inspector.keyboard.press('Enter')
-    await expect.poll(() => inspector.locator('.psi-entry').count()).toBe(3)
+    await expect
+      .poll(() => inspector.locator('.psi-entry').count(), { timeout: 10_000 })
+      .toBe(3)
   })
 
   test('/inspector/ has no serious or critical accessibility violation', async () => {
