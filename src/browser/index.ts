@@ -1,3 +1,4 @@
 export { setupSandboxWorker } from './setup-sandbox-worker.js'
 export type { SandboxWorker, SandboxWorkerStartOptions } from './setup-sandbox-worker.js'
+export type { InspectorPanel, InspectorPanelOptions } from './inspector-panel.js'
 export * from '../index.js'

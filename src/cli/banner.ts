@@ -14,6 +14,9 @@ export interface BannerInfo {
   handlers?: string
   openApi: boolean
   demo: boolean
+  /** The API reference (`/docs/`) and the request inspector (`/inspector/`) were built. */
+  docs?: boolean
+  inspector?: boolean
   /** Who may reach the server: set when it is bound beyond loopback or has a token. */
   access?: BannerAccess
 }
@@ -98,6 +101,16 @@ export function formatBanner(
         ]
       : []),
     `  ${label('Overview')}${[`${info.origin}/${query}`, info.openApi ? 'OpenAPI /openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
+    ...(info.docs
+      ? [
+          `  ${label('Docs')}${info.origin}/docs/${query} ${paint(DIM, '(API reference, try it)')}`,
+        ]
+      : []),
+    ...(info.inspector
+      ? [
+          `  ${label('Inspector')}${info.origin}/inspector/${query} ${paint(DIM, '(live request journal, errors explained)')}`,
+        ]
+      : []),
     `  ${label('Scenario')}${paint(BOLD, state.scenario.name)}: ${state.scenario.description}`,
     `  ${label('Data')}${info.data}`,
     ...(info.handlers ? [`  ${label('Handlers')}${info.handlers}, answered first`] : []),

@@ -12,7 +12,11 @@ export function formatRequest(
   format: LogFormat,
   paint: Paint,
 ): string {
-  if (format === 'json') return JSON.stringify({ type: 'request', ...entry })
+  if (format === 'json') {
+    // The log stays one short line a request: the body is the inspector's to show.
+    const { body: _body, bodyTruncated: _truncated, ...logged } = entry
+    return JSON.stringify({ type: 'request', ...logged })
+  }
   const time = new Date().toTimeString().slice(0, 8)
   const color = entry.status >= 500 ? RED : entry.status >= 400 ? YELLOW : GREEN
   const status = paint(color, `${entry.status}${entry.code ? ` ${entry.code}` : ''}`)

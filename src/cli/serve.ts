@@ -128,6 +128,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
           : {}),
         openApi: assets.openApiFile !== undefined,
         demo: assets.demoDir !== undefined,
+        docs: assets.docsDir !== undefined,
+        inspector: assets.inspectorDir !== undefined,
         ...(exposed || access.controlToken !== undefined ? { access } : {}),
       },
       flags.logFormat,

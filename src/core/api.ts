@@ -3,7 +3,13 @@ import type { ApiBase } from './base-url.js'
 import type { Clock } from './clock.js'
 import type { PetData } from './dataset.js'
 import { deprecationHeaders } from './deprecation.js'
-import type { Journal, JournalEntry } from './journal.js'
+import {
+  journalBody,
+  journalHeaders,
+  journalRateLimit,
+  type Journal,
+  type JournalEntry,
+} from './journal.js'
 import type { Plan } from './fixtures.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
 import {
@@ -83,7 +89,34 @@ function describe(
       ...(ctx.session === undefined ? {} : { session: ctx.session }),
       ...(route ? { operation: route.operationId } : {}),
       ...(route?.deprecated ? { deprecated: true as const } : {}),
+      ...withHeaders(request),
     },
+  }
+}
+
+function withHeaders(request: Request): Pick<JournalEntry, 'headers'> {
+  const headers = journalHeaders(request.headers)
+  return headers ? { headers } : {}
+}
+
+/** Reads a body once, for the resolver and then the journal. */
+function readOnce(read: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
+  let bytes: Promise<Uint8Array> | undefined
+  return () => (bytes ??= read())
+}
+
+/** What the journal keeps of a request's body: read only for methods that carry one. */
+async function bodyEntry(
+  request: Request,
+  read: () => Promise<Uint8Array>,
+): Promise<Pick<JournalEntry, 'body' | 'bodyTruncated'>> {
+  const method = request.method.toUpperCase()
+  if (method === 'GET' || method === 'HEAD') return {}
+  try {
+    return journalBody(await read())
+  } catch {
+    // A body the transport could no longer give (already read elsewhere): not journalled.
+    return {}
   }
 }
 
@@ -148,6 +181,7 @@ export async function handleApiRequest(
 ): Promise<Reply> {
   const started = performance.now()
   const { request } = call
+  call = { ...call, body: readOnce(call.body) }
   const described = describe(ctx, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
@@ -162,14 +196,12 @@ export async function handleApiRequest(
   let reply: Reply
   if (requested !== null && !ctx.registry.has(requested)) {
     const known = authenticate(call.authorization, ctx.keys, scenario).key
-    entry.code = 'unknown_scenario'
-    reply = errorReply(
-      fail(
-        'unknown_scenario',
-        `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
-      ),
-      { ...peekHeaders(ctx, scenario, known), ...extraHeaders },
+    const failure = fail(
+      'unknown_scenario',
+      `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
     )
+    noteFailure(entry, failure)
+    reply = errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
   } else {
     if (requested !== null) scenario = ctx.registry.get(requested)
     entry.scenario = scenario.name
@@ -179,10 +211,14 @@ export async function handleApiRequest(
   const latency = scenario.latency ?? ctx.latency
   if (latency !== undefined) await sleep(pickLatency(latency))
 
+  const durationMs = Math.round((performance.now() - started) * 100) / 100
+  const rateLimit = journalRateLimit(reply.headers)
   ctx.journal.add({
     ...entry,
     status: reply.status,
-    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    durationMs,
+    ...(rateLimit ? { rateLimit } : {}),
+    ...(await bodyEntry(request, call.body)),
   })
   return reply
 }
@@ -221,8 +257,20 @@ export function answerRefusedRequest(
   target?: string,
 ): Reply {
   const { entry, extraHeaders, scenario, known } = uncounted(ctx, request, target)
-  ctx.journal.add({ ...entry, status: failure.status, durationMs: 0, code: failure.code })
-  return errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
+  const reply = errorReply(failure, {
+    ...peekHeaders(ctx, scenario, known),
+    ...extraHeaders,
+  })
+  const rateLimit = journalRateLimit(reply.headers)
+  ctx.journal.add({
+    ...entry,
+    status: failure.status,
+    durationMs: 0,
+    code: failure.code,
+    message: failure.message,
+    ...(rateLimit ? { rateLimit } : {}),
+  })
+  return reply
 }
 
 /**
@@ -245,10 +293,11 @@ async function answer(
   const auth = authenticate(call.authorization, ctx.keys, scenario)
   if (!auth.ok) {
     const known = auth.key
-    entry.code = auth.code
+    const failure = fail(auth.code, auth.message)
+    noteFailure(entry, failure)
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
     const headers = { ...peekHeaders(ctx, scenario, known), ...extraHeaders }
-    return errorReply(fail(auth.code, auth.message), headers)
+    return errorReply(failure, headers)
   }
 
   const { key } = auth
@@ -257,14 +306,15 @@ async function answer(
   const policy = policyFor(scenario, key.plan, key.planName)
   const decision = ctx.limiter.check(windowKey(ctx, key.key, scenario), policy, now)
   if (!decision.allowed) {
-    entry.code = decision.code
     if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
     const headers = { ...decision.headers, ...extraHeaders }
     const message =
       decision.code === 'api_key_temporarily_banned'
         ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
         : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
-    return errorReply(fail(decision.code, message), headers)
+    const failure = fail(decision.code, message)
+    noteFailure(entry, failure)
+    return errorReply(failure, headers)
   }
 
   const headers = { ...decision.headers, ...extraHeaders }
@@ -302,10 +352,16 @@ async function answer(
       })
   }
   if (outcome instanceof Failure) {
-    entry.code = outcome.code
+    noteFailure(entry, outcome)
     return errorReply(outcome, headers)
   }
   return jsonReply(outcome.status, outcome.body, { ...headers, ...outcome.headers })
+}
+
+/** The journal keeps a failure's code and message, for the inspector's "what to do". */
+function noteFailure(entry: Described['entry'], failure: Failure) {
+  entry.code = failure.code
+  entry.message = failure.message
 }
 
 /** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */

@@ -103,20 +103,36 @@ export async function setClock(call: ControlCall): Promise<Answer> {
   return ok(clock.state())
 }
 
-const requestsQuery = z.object({
-  limit: z.coerce.number().int().min(1).optional(),
-})
+const positiveInteger = z.coerce.number().int().min(1).optional()
+const idQuery = z.coerce.number().int().min(0).optional()
 
+/**
+ * `GET /__sandbox/requests?limit=N&after=ID`: the journal, newest first. `after` makes it
+ * a poll (only newer entries; `lastId` says where the journal is, and drops below `after`
+ * when the session's journal started again), which works in every runtime alike.
+ */
 export function listRequests({ session, url }: ControlCall): Answer {
   const raw = url.searchParams.get('limit')
-  const parsed = requestsQuery.safeParse({ limit: raw ?? undefined })
-  if (!parsed.success || raw?.trim() === '') {
+  const limit = positiveInteger.safeParse(raw ?? undefined)
+  if (!limit.success || raw?.trim() === '') {
     return fail(
       'validation_failed',
       `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`,
     )
   }
-  return ok({ requests: session().journal.recent(parsed.data.limit) })
+  const rawAfter = url.searchParams.get('after')
+  const after = idQuery.safeParse(rawAfter ?? undefined)
+  if (!after.success || rawAfter?.trim() === '') {
+    return fail(
+      'validation_failed',
+      `Invalid query: after must be the id of a journal entry (an integer from 0), got ${JSON.stringify(rawAfter?.slice(0, 20))}.`,
+    )
+  }
+  const { journal } = session()
+  return ok({
+    requests: journal.recent(limit.data, after.data),
+    lastId: journal.lastId,
+  })
 }
 
 function scenarioState(sandbox: Sandbox, world: SandboxSession) {

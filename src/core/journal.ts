@@ -1,3 +1,14 @@
+import type { HeaderMap } from './api-errors.js'
+
+/** The rate-limit state a response reported (its `X-RateLimit-*` and `Retry-After`). */
+export interface JournalRateLimit {
+  limit: number
+  remaining: number
+  /** Unix seconds at which the reported window resets. */
+  reset: number
+  retryAfter?: number
+}
+
 /** One request as the journal (`GET /__sandbox/requests`) and the CLI log see it. */
 export interface JournalEntry {
   id: number
@@ -14,6 +25,16 @@ export interface JournalEntry {
   plan?: string
   operation?: string
   code?: string
+  /** The Error body's message, for an error. */
+  message?: string
+  /** The rate-limit state after this request, as its response's headers said. */
+  rateLimit?: JournalRateLimit
+  /** The request's `Content-Type` and `X-Sandbox-*` headers (never the control token). */
+  headers?: Record<string, string>
+  /** The request body as text, its first 4 KiB (dropped first when the journal's budget is full). */
+  body?: string
+  /** The body was longer than what `body` holds. */
+  bodyTruncated?: true
   /** The request used the deprecated getPet endpoint. */
   deprecated?: true
   /** The request came while an earlier 429's Retry-After was still running. */
@@ -24,10 +45,22 @@ export interface JournalEntry {
   session?: string
 }
 
+/** The most of a request body an entry keeps, in bytes. */
+export const JOURNAL_BODY_LIMIT = 4096
+/** The most body text one journal keeps in all: older entries lose their bodies first. */
+export const JOURNAL_BODY_BUDGET = 64 * 1024
+/** The most of one request header's value an entry keeps. */
+const HEADER_VALUE_LIMIT = 256
+/** The most request headers an entry keeps. */
+const HEADER_COUNT_LIMIT = 16
+
 /** A bounded journal of the most recent requests: memory stays flat under any load. */
 export class Journal {
   readonly #entries: JournalEntry[] = []
   readonly #listeners = new Set<(entry: JournalEntry) => void>()
+  /** Entries holding a body, oldest first, and their text's total length. */
+  readonly #withBody: JournalEntry[] = []
+  #bodyChars = 0
   #nextId = 1
 
   constructor(readonly size: number) {}
@@ -36,22 +69,100 @@ export class Journal {
     const full = { id: this.#nextId++, ...entry }
     if (this.size > 0) {
       this.#entries.push(full)
-      if (this.#entries.length > this.size) this.#entries.shift()
+      if (this.#entries.length > this.size) {
+        const dropped = this.#entries.shift()
+        if (dropped?.body !== undefined && this.#withBody[0] === dropped) {
+          this.#withBody.shift()
+          this.#bodyChars -= dropped.body.length
+        }
+      }
+      if (full.body !== undefined) {
+        this.#withBody.push(full)
+        this.#bodyChars += full.body.length
+        while (this.#bodyChars > JOURNAL_BODY_BUDGET && this.#withBody.length > 1) {
+          const oldest = this.#withBody.shift() as JournalEntry
+          this.#bodyChars -= oldest.body?.length ?? 0
+          delete oldest.body
+          oldest.bodyTruncated = true
+        }
+      }
     }
     for (const listener of this.#listeners) listener(full)
   }
 
-  /** The most recent entries, newest first. */
-  recent(limit = this.size): JournalEntry[] {
-    return this.#entries.slice(-limit).reverse()
+  /** The most recent entries, newest first; with `after`, only those with a greater id. */
+  recent(limit = this.size, after?: number): JournalEntry[] {
+    let start = Math.max(0, this.#entries.length - limit)
+    if (after !== undefined) {
+      // Ids grow by one per entry, so the first newer entry is found by arithmetic.
+      const oldest = this.#entries[0]?.id ?? this.#nextId
+      start = Math.max(start, Math.min(this.#entries.length, after + 1 - oldest))
+    }
+    return this.#entries.slice(start).reverse()
+  }
+
+  /** The id of the newest request this journal has seen (0 for none); clear() keeps counting. */
+  get lastId(): number {
+    return this.#nextId - 1
   }
 
   clear() {
     this.#entries.length = 0
+    this.#withBody.length = 0
+    this.#bodyChars = 0
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
+  }
+}
+
+/** The request headers an entry keeps: `Content-Type` and `X-Sandbox-*`, bounded. */
+export function journalHeaders(headers: Headers): Record<string, string> | undefined {
+  let kept: Record<string, string> | undefined
+  let count = 0
+  for (const [name, value] of headers) {
+    const wanted =
+      name === 'content-type' ||
+      (name.startsWith('x-sandbox-') && name !== 'x-sandbox-control-token')
+    if (!wanted) continue
+    if (++count > HEADER_COUNT_LIMIT) break
+    kept ??= {}
+    kept[name] =
+      value.length > HEADER_VALUE_LIMIT ? `${value.slice(0, HEADER_VALUE_LIMIT)}…` : value
+  }
+  return kept
+}
+
+/** A request body as the journal keeps it: its first 4 KiB as text. */
+export function journalBody(
+  bytes: Uint8Array,
+): Pick<JournalEntry, 'body' | 'bodyTruncated'> {
+  if (bytes.byteLength === 0) return {}
+  const cut = bytes.byteLength > JOURNAL_BODY_LIMIT
+  // stream: a character cut in half at the limit is left out, not replaced.
+  const body = new TextDecoder().decode(
+    cut ? bytes.subarray(0, JOURNAL_BODY_LIMIT) : bytes,
+    { stream: cut },
+  )
+  return cut ? { body, bodyTruncated: true } : { body }
+}
+
+/** The rate-limit state a response's headers report, when they do. */
+export function journalRateLimit(headers: HeaderMap): JournalRateLimit | undefined {
+  const limit = Number(headers['x-ratelimit-limit'])
+  const remaining = Number(headers['x-ratelimit-remaining'])
+  const reset = Number(headers['x-ratelimit-reset'])
+  if (![limit, remaining, reset].every(Number.isFinite)) return undefined
+  if (headers['x-ratelimit-limit'] === undefined) return undefined
+  const retryAfter = Number(headers['retry-after'])
+  return {
+    limit,
+    remaining,
+    reset,
+    ...(headers['retry-after'] !== undefined && Number.isFinite(retryAfter)
+      ? { retryAfter }
+      : {}),
   }
 }

@@ -45,7 +45,20 @@ export type SandboxApp = Express & {
 }
 
 const ROUTES =
-  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json and the browser demo at /demo/'
+  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json, the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
+
+/**
+ * The pages' policy: scripts and everything they fetch from this server only; styles
+ * may be inline (Swagger UI sets some). Their URL may hold the control token, so no
+ * referrer leaves them.
+ */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-cache',
+}
 
 /**
  * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
@@ -119,6 +132,8 @@ export function createSandboxApp(
       version: assets.version,
       openApi: assets.openApiFile !== undefined,
       demo: assets.demoDir !== undefined,
+      docs: assets.docsDir !== undefined,
+      inspector: assets.inspectorDir !== undefined,
     })
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
@@ -157,6 +172,35 @@ export function createSandboxApp(
     app.use(
       '/demo',
       express.static(assets.demoDir, { redirect: false, fallthrough: true }),
+    )
+  }
+
+  // The API reference (Swagger UI over /openapi.json) and the request inspector, built
+  // into dist at build time: nothing comes from another host.
+  for (const [path, dir] of [
+    ['/docs', assets.docsDir],
+    ['/inspector', assets.inspectorDir],
+  ] as const) {
+    if (!dir) continue
+    app.get(path, (req, res, next) => {
+      if (req.path !== path) return next()
+      // Keep the query: the banner's link carries the control token in it.
+      const query = originForm(req.url).split('?')[1]
+      res.writeHead(301, {
+        location: `${path}/${query === undefined ? '' : `?${query}`}`,
+      })
+      res.end()
+    })
+    app.use(
+      path,
+      express.static(dir, {
+        redirect: false,
+        fallthrough: true,
+        setHeaders: (res) => {
+          for (const [name, value] of Object.entries(PAGE_HEADERS))
+            res.setHeader(name, value)
+        },
+      }),
     )
   }
 

@@ -8,6 +8,9 @@ export interface LandingPageInfo {
   version: string
   openApi: boolean
   demo: boolean
+  /** The API reference (`/docs/`) and the request inspector (`/inspector/`) were built. */
+  docs?: boolean
+  inspector?: boolean
   /** The control token the page was opened with (the banner's link): its links carry it. */
   controlToken?: string
 }
@@ -57,6 +60,8 @@ nav a { margin-right: 1rem; }
 <h1>petstore-sandbox</h1>
 <p class="lead">A stateful sandbox of the Pet Adoption Service v1 API (version ${escapeHtml(info.version)}): realistic, deterministic data (seed ${state.seed}, ${number(state.counts.pets)} pets), demo keys, rate limits, scenarios and a controllable clock.</p>
 <nav>
+${info.docs ? `<a href="/docs/${token}">API reference (try it)</a>` : ''}
+${info.inspector ? `<a href="/inspector/${token}">Request inspector (live)</a>` : ''}
 ${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>' : ''}
 ${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
 <a href="/__sandbox${token}">State (JSON)</a>

@@ -8,6 +8,10 @@ export interface PackageAssets {
   openApiFile: string | undefined
   /** The browser demo's folder (`dist/demo`), when it was built. */
   demoDir: string | undefined
+  /** The API reference page's folder (`dist/docs`), when it was built. */
+  docsDir: string | undefined
+  /** The request inspector page's folder (`dist/inspector`), when it was built. */
+  inspectorDir: string | undefined
   version: string
 }
 
@@ -24,10 +28,15 @@ export function packageAssets(): PackageAssets {
     root
       ? candidates.map((path) => join(root, path)).find((path) => existsSync(path))
       : undefined
-  const demoDir = root ? join(root, 'dist', 'demo') : undefined
+  const built = (name: string) => {
+    const dir = root ? join(root, 'dist', name) : undefined
+    return dir && isDirectory(dir) ? dir : undefined
+  }
   cached = {
     openApiFile: first('dist/openapi.json', 'src/core/openapi.json'),
-    demoDir: demoDir && isDirectory(demoDir) ? demoDir : undefined,
+    demoDir: built('demo'),
+    docsDir: built('docs'),
+    inspectorDir: built('inspector'),
     version: root ? (readManifest(root)?.version ?? '0.0.0') : '0.0.0',
   }
   return cached

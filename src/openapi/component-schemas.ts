@@ -90,6 +90,37 @@ export const journalEntrySchema = z
     plan: z.string().optional(),
     operation: z.string().optional(),
     code: z.string().optional(),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: "The Error body's message, for an error." }),
+    rateLimit: z
+      .object({
+        limit: z.number().int().min(0),
+        remaining: z.number().int().min(0),
+        reset: z
+          .number()
+          .int()
+          .meta({ description: 'Unix seconds at which the reported window resets.' }),
+        retryAfter: z.number().int().min(0).optional(),
+      })
+      .optional()
+      .meta({
+        description:
+          'The rate-limit state after the request, as its X-RateLimit-* and Retry-After headers said.',
+      }),
+    headers: z.record(z.string(), z.string()).optional().meta({
+      description:
+        'The request headers Content-Type and X-Sandbox-* (never X-Sandbox-Control-Token), each value at most 256 characters.',
+    }),
+    body: z.string().optional().meta({
+      description:
+        'The request body as text, its first 4 KiB. A journal keeps 64 KiB of bodies in all: older entries lose theirs first. Response bodies are never kept.',
+    }),
+    bodyTruncated: z.literal(true).optional().meta({
+      description:
+        'The body was longer than `body` holds (or, without `body`, was dropped to keep the journal small).',
+    }),
     deprecated: z
       .literal(true)
       .optional()
@@ -106,10 +137,19 @@ export const journalEntrySchema = z
       description: 'The session it belongs to, when not the default one.',
     }),
   })
-  .meta({ description: 'One request as the journal saw it (no bodies).' })
+  .meta({
+    description:
+      'One request as the journal saw it: the request headers and body it keeps, no response body.',
+  })
 
 /** What `GET /__sandbox/requests` answers. */
-export const journalSchema = z.object({ requests: z.array(journalEntrySchema) })
+export const journalSchema = z.object({
+  requests: z.array(journalEntrySchema),
+  lastId: z.number().int().min(0).meta({
+    description:
+      "The id of the newest request the session's journal has seen (0 for none). Lower than a poll's `after`: the journal started again (a session that expired), so poll without `after`.",
+  }),
+})
 
 /** A live session (`GET /__sandbox/sessions`). */
 export const sessionInfoSchema = z.object({

@@ -296,7 +296,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   listRequests: {
     tags: ['Sandbox'],
     description:
-      'The most recent API requests with their status, code, key, scenario and time, newest first; at most 100 are kept, without bodies.',
+      'The most recent API requests of the session (X-Sandbox-Session, or a session key as the bearer token) with their status, code, message, key, plan, scenario, latency, rate-limit state, Content-Type and X-Sandbox-* request headers and the first 4 KiB of the request body, newest first; at most journalSize (100) are kept, no response bodies. Poll with after=<lastId> for what came since (the inspector at /inspector/ does, once a second).',
     parameters: [
       {
         name: 'limit',
@@ -305,10 +305,21 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         description: 'How many entries to return at most.',
         schema: { type: 'integer', minimum: 1 },
       },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description:
+          'Only entries with a greater id: send the lastId of the previous answer to poll.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      sessionHeader,
     ],
     responses: {
       '200': controlResponse('The journal.', 'Journal'),
-      '400': controlResponse('limit is not a positive integer (validation_failed).'),
+      '400': controlResponse(
+        'limit is not a positive integer, or after not an integer from 0 (validation_failed).',
+      ),
       ...pathErrors('control'),
     },
   },

@@ -328,6 +328,22 @@ describe('the demo on the service worker (?mode=worker)', () => {
     expect(await page.locator('#last-status').innerText()).toBe('200 OK')
   })
 
+  test("worker.openInspector() shows the page's requests in a panel, live", async () => {
+    await page.click('#open-inspector')
+    const panel = page.locator('aside[data-petstore-inspector]')
+    const entries = panel.locator('.psi-entry')
+    await expect.poll(() => entries.count(), { timeout: 10_000 }).toBeGreaterThan(3)
+    expect(await entries.first().innerText()).toContain('/v1/pets')
+    const before = await entries.count()
+    // The panel covers the right of the page: a request of the page's own code.
+    await page.evaluate(() =>
+      fetch('/v1/pets?limit=2', { headers: { authorization: 'Bearer sandbox-pro-key' } }),
+    )
+    await expect.poll(() => entries.count(), { timeout: 10_000 }).toBeGreaterThan(before)
+    await panel.getByRole('button', { name: 'Close the inspector' }).click()
+    expect(await panel.count()).toBe(0)
+  })
+
   test('after everything, the static server still never saw /v1 or the control API', () => {
     const seen = static_?.paths ?? []
     expect(seen).toContain('/mockServiceWorker.js')

@@ -22,6 +22,9 @@ async function resolveMode(): Promise<Mode> {
   return 'worker'
 }
 
+/** What the header's inspector control opens: a panel over this page, or the server's page. */
+let openInspector: (() => void) | undefined
+
 async function startWorker(): Promise<string> {
   // Loaded only in worker mode, so server mode never downloads the sandbox and faker.
   const { setupSandboxWorker } = await import('petstore-sandbox/browser')
@@ -35,6 +38,7 @@ async function startWorker(): Promise<string> {
     serviceWorker: { url: './mockServiceWorker.js' },
     quiet: params.has('quiet'),
   })
+  openInspector = () => worker.openInspector()
   return 'Service worker'
 }
 
@@ -43,7 +47,30 @@ async function main() {
   document.body.dataset.mode = mode
   const runtime = mode === 'worker' ? await startWorker() : 'Standalone server'
   await startApp({ origin, runtime })
+  addInspectorControl()
   document.body.dataset.ready = 'true'
+}
+
+/** The request inspector: every request of this page, with what to do about its errors. */
+function addInspectorControl() {
+  const header = document.querySelector('header.top')
+  if (!header) return
+  if (openInspector) {
+    const button = document.createElement('button')
+    button.type = 'button'
+    button.id = 'open-inspector'
+    button.className = 'inspector-link'
+    button.textContent = 'Request inspector'
+    button.addEventListener('click', () => openInspector?.())
+    header.append(button)
+    return
+  }
+  const link = document.createElement('a')
+  link.id = 'open-inspector'
+  link.className = 'inspector-link'
+  link.href = `${origin}/inspector/`
+  link.textContent = 'Request inspector'
+  header.append(link)
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,121 @@
+// The page at /docs/ of the standalone server: Swagger UI (swagger-ui-dist, copied into
+// the package at build time, so nothing comes from a CDN) over the server's own
+// /openapi.json, whose first server is this server, so "Try it out" calls the sandbox.
+
+interface SwaggerUi {
+  preauthorizeApiKey(name: string, value: string): void
+}
+
+interface SwaggerRequest {
+  url: string
+  headers: Record<string, string>
+}
+
+declare const SwaggerUIBundle: (config: Record<string, unknown>) => SwaggerUi
+
+/** The built-in demo keys, when the control API cannot be asked (no token). */
+const FALLBACK_KEYS = [
+  { key: 'sandbox-free-key', plan: 'free' },
+  { key: 'sandbox-pro-key', plan: 'pro' },
+  { key: 'sandbox-business-key', plan: 'business' },
+  { key: 'sandbox-enterprise-key', plan: 'enterprise' },
+  { key: 'sandbox-expired-key', plan: 'free', expired: true },
+]
+
+type DemoKey = { key: string; plan: string; expired?: boolean; scenario?: string }
+
+const token = new URLSearchParams(location.search).get('token') ?? undefined
+const tokenQuery = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
+for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-token]')) {
+  link.href += tokenQuery
+}
+
+async function demoKeys(): Promise<DemoKey[]> {
+  try {
+    const response = await fetch('/__sandbox', {
+      headers: token === undefined ? {} : { 'x-sandbox-control-token': token },
+    })
+    if (!response.ok) return FALLBACK_KEYS
+    const state = (await response.json()) as { keys?: DemoKey[] }
+    return state.keys?.length ? state.keys : FALLBACK_KEYS
+  } catch {
+    return FALLBACK_KEYS
+  }
+}
+
+const select = document.getElementById('demo-key') as HTMLSelectElement
+let chosen = 'sandbox-free-key'
+
+void demoKeys().then((keys) => {
+  select.replaceChildren(
+    ...keys.map(({ key, plan, expired, scenario }) => {
+      const label = `${key} (${plan}${expired ? ', expired: 401' : ''}${scenario ? `, scenario ${scenario}` : ''})`
+      const option = new Option(label, key, key === chosen, key === chosen)
+      return option
+    }),
+  )
+})
+
+/**
+ * Names the form controls Swagger UI renders without a label (the server list, a
+ * parameter's enum list), so screen readers can say what each one is for.
+ */
+function labelControls(root: ParentNode) {
+  for (const control of root.querySelectorAll<HTMLElement>(
+    'select:not([aria-label]), input:not([aria-label]):not([type="hidden"]), textarea:not([aria-label])',
+  )) {
+    // Swagger UI wraps some in a <label> with no text of its own: that names nothing.
+    if (control.id === 'demo-key') continue
+    const row = control.closest<HTMLElement>('tr[data-param-name]')
+    const name =
+      control.id === 'servers'
+        ? 'Server'
+        : row
+          ? `${row.dataset.paramName} (${row.dataset.paramIn})`
+          : control.closest('.body-param')
+            ? 'Request body'
+            : control.getAttribute('placeholder')
+    if (name) control.setAttribute('aria-label', name)
+  }
+}
+
+const swaggerRoot = document.getElementById('swagger-ui') as HTMLElement
+new MutationObserver(() => labelControls(swaggerRoot)).observe(swaggerRoot, {
+  childList: true,
+  subtree: true,
+})
+
+const ui: SwaggerUi = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  // With deep links, each operation's summary button holds a link: nested controls,
+  // which screen readers and keyboards handle badly (axe's nested-interactive).
+  deepLinking: false,
+  tryItOutEnabled: true,
+  displayRequestDuration: true,
+  showExtensions: true,
+  showCommonExtensions: true,
+  filter: true,
+  // Swagger's online validator would be a request to another host.
+  validatorUrl: null,
+  defaultModelsExpandDepth: 0,
+  requestInterceptor(request: SwaggerRequest) {
+    // The control API needs the token beyond loopback; /v1 never gets it.
+    if (
+      token !== undefined &&
+      new URL(request.url, location.href).pathname.startsWith('/__sandbox')
+    ) {
+      request.headers['X-Sandbox-Control-Token'] = token
+    }
+    return request
+  },
+  onComplete() {
+    ui.preauthorizeApiKey('bearerAuth', chosen)
+    document.body.dataset.ready = 'true'
+  },
+})
+
+select.addEventListener('change', () => {
+  chosen = select.value
+  ui?.preauthorizeApiKey('bearerAuth', chosen)
+})

@@ -1,0 +1,76 @@
+import type { Sandbox } from '../core/sandbox.js'
+import { mountInspector, type InspectorSource } from './inspector-view.js'
+
+/** Options of `worker.openInspector()`. */
+export interface InspectorPanelOptions {
+  /** The session to show first: '' (default), a session id or a session key. */
+  session?: string
+  /** Where the panel goes; `document.body` by default. */
+  container?: HTMLElement
+}
+
+/** An open inspector panel. */
+export interface InspectorPanel {
+  /** The panel's host element (its content is in a shadow root, apart from the app's styles). */
+  readonly element: HTMLElement
+  close(): void
+}
+
+/**
+ * The request inspector as a panel of the app's own page, reading the sandbox's journal
+ * in the page (where the worker's sandbox runs), so it needs no request of its own.
+ */
+export function openInspectorPanel(
+  sandbox: Sandbox,
+  options: InspectorPanelOptions = {},
+): InspectorPanel {
+  const source: InspectorSource = {
+    async read(session, after) {
+      // A session key (sandbox-free-key.alice) names the session after its last dot.
+      const id = session.includes('.')
+        ? session.slice(session.lastIndexOf('.') + 1)
+        : session
+      const world = id === '' ? sandbox : sandbox.session(id)
+      return { requests: world.journal.recent(200, after), lastId: world.journal.lastId }
+    },
+  }
+  const host = document.createElement('aside')
+  host.setAttribute('aria-label', 'Request inspector (petstore-sandbox)')
+  host.dataset.petstoreInspector = ''
+  Object.assign(host.style, {
+    position: 'fixed',
+    top: '0',
+    right: '0',
+    bottom: '0',
+    width: 'min(42rem, 100vw)',
+    zIndex: '2147483000',
+    overflowY: 'auto',
+    background: '#fff',
+    boxShadow: '-4px 0 16px rgba(0, 0, 0, 0.25)',
+    padding: '1rem',
+  })
+  const shadow = host.attachShadow({ mode: 'open' })
+  const close = document.createElement('button')
+  close.type = 'button'
+  close.textContent = 'Close the inspector'
+  Object.assign(close.style, { float: 'right', font: 'inherit', cursor: 'pointer' })
+  shadow.append(close)
+  const handle = mountInspector(shadow, {
+    source,
+    origin: location.origin,
+    session: options.session ?? '',
+    intervalMs: 500,
+    headingLevel: 2,
+  })
+  const panel: InspectorPanel = {
+    element: host,
+    close() {
+      handle.stop()
+      host.remove()
+    },
+  }
+  close.addEventListener('click', () => panel.close())
+  ;(options.container ?? document.body).append(host)
+  close.focus()
+  return panel
+}

@@ -1,0 +1,410 @@
+import type { JournalEntry } from '../core/journal.js'
+import { adviseOn } from './inspector-advice.js'
+import { INSPECTOR_CSS } from './inspector-styles.js'
+
+/** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
+export interface JournalPage {
+  /** Newest first. */
+  requests: JournalEntry[]
+  /** The newest id the journal has seen; below the `after` asked: it started again. */
+  lastId: number
+}
+
+/** Where the inspector reads a session's journal from. */
+export interface InspectorSource {
+  /** `session`: '' for the default one, a session id, or a session key. */
+  read(session: string, after: number | undefined): Promise<JournalPage>
+}
+
+/** Options of {@link mountInspector}. */
+export interface InspectorOptions {
+  source: InspectorSource
+  /** The origin the copied curl commands call (`http://127.0.0.1:4010`). */
+  origin: string
+  /** The session to show first ('' for the default one). */
+  session?: string
+  /** Milliseconds between polls; 1,000 by default. */
+  intervalMs?: number
+  /** A heading of this level opens the inspector (1 on its own page, 2 in a panel). */
+  headingLevel?: 1 | 2
+}
+
+/** A mounted inspector; `stop()` ends its polling. */
+export interface InspectorHandle {
+  stop(): void
+  /** Reads at once instead of at the next tick (tests, "refresh"). */
+  refresh(): Promise<void>
+}
+
+/** The most entries the page keeps in view: the journal itself keeps journalSize. */
+const MAX_SHOWN = 500
+
+const FILTERS: Array<[string, string, (status: number) => boolean]> = [
+  ['all', 'All', () => true],
+  ['2xx', '2xx success', (status) => status < 300],
+  ['errors', 'Errors (4xx and 5xx)', (status) => status >= 400],
+  ['4xx', '4xx client errors', (status) => status >= 400 && status < 500],
+  ['429', '429 rate limited', (status) => status === 429],
+  ['5xx', '5xx server errors', (status) => status >= 500],
+]
+
+/**
+ * Renders the live request journal of a session into `root` and keeps it current by
+ * polling `source`: newest first, each request with its outcome, the rate-limit state
+ * after it, what to do about an error, and a curl to replay it.
+ */
+export function mountInspector(
+  root: HTMLElement | ShadowRoot,
+  options: InspectorOptions,
+): InspectorHandle {
+  const doc = root.ownerDocument ?? document
+  const el = <K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    attrs: Record<string, string> = {},
+    ...children: Array<Node | string>
+  ) => {
+    const node = doc.createElement(tag)
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value)
+    node.append(...children)
+    return node
+  }
+  addStyles(root, doc)
+
+  const uid = Math.random().toString(36).slice(2, 8)
+  const sessionInput = el('input', {
+    id: `psi-session-${uid}`,
+    name: 'session',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'default',
+    'aria-describedby': `psi-session-hint-${uid}`,
+  })
+  sessionInput.value = options.session ?? ''
+  const filter = el('select', { id: `psi-filter-${uid}`, name: 'status' })
+  for (const [value, label] of FILTERS) filter.append(el('option', { value }, label))
+  const status = el('p', { class: 'psi-status-line', role: 'status' }, 'Connecting…')
+  const list = el('ol', { class: 'psi-list', 'aria-label': 'Requests, newest first' })
+  const empty = el(
+    'p',
+    { class: 'psi-empty' },
+    'No requests in this session yet. Send one (the API reference at /docs/ has "Try it out") and it appears here.',
+  )
+  const form = el(
+    'form',
+    { class: 'psi-controls' },
+    el(
+      'div',
+      { class: 'psi-field' },
+      el('label', { for: sessionInput.id }, 'Session'),
+      sessionInput,
+      el(
+        'span',
+        { id: `psi-session-hint-${uid}`, class: 'psi-hint' },
+        'Empty for the default one, a session id, or a session key (sandbox-free-key.alice).',
+      ),
+    ),
+    el('button', { type: 'submit' }, 'Show session'),
+    el('div', { class: 'psi-field' }, el('label', { for: filter.id }, 'Status'), filter),
+  )
+  const heading = el(
+    options.headingLevel === 2 ? 'h2' : 'h1',
+    { class: 'psi-title' },
+    'Request inspector',
+  )
+  root.append(
+    el(
+      'div',
+      { class: 'psi' },
+      el(
+        'header',
+        {},
+        heading,
+        el(
+          'p',
+          { class: 'psi-lead' },
+          'The live request journal of one session: every /v1 request with its answer, the rate-limit state after it and, for an error, what to do. Newest first; it updates by itself.',
+        ),
+      ),
+      form,
+      status,
+      list,
+      empty,
+    ),
+  )
+
+  let session = sessionInput.value.trim()
+  let lastId: number | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  let reading: Promise<void> | undefined
+  const shown = new Map<number, HTMLLIElement>()
+
+  const applyFilter = () => {
+    const test = (FILTERS.find(([value]) => value === filter.value) ?? FILTERS[0])![2]
+    let visible = 0
+    for (const item of shown.values()) {
+      const show = test(Number(item.dataset.status))
+      item.hidden = !show
+      if (show) visible++
+    }
+    empty.hidden = visible > 0
+    empty.textContent =
+      shown.size === 0
+        ? 'No requests in this session yet. Send one (the API reference at /docs/ has "Try it out") and it appears here.'
+        : 'No request matches this filter.'
+    return visible
+  }
+
+  const describeState = (note = '') => {
+    const label = session === '' ? 'the default session' : `session ${session}`
+    status.textContent = `Live: ${label}, ${shown.size} request${shown.size === 1 ? '' : 's'}${note}`
+  }
+
+  const read = async () => {
+    try {
+      const page = await options.source.read(session, lastId)
+      if (lastId !== undefined && page.lastId < lastId) {
+        // The session's journal started again (it expired and was made anew).
+        clear()
+        lastId = undefined
+        return read()
+      }
+      const fresh = page.requests.filter((entry) => !shown.has(entry.id)).reverse()
+      for (const entry of fresh) {
+        const item = renderEntry(entry, options.origin, el)
+        shown.set(entry.id, item)
+        list.prepend(item)
+      }
+      while (shown.size > MAX_SHOWN) {
+        const oldest = shown.keys().next().value as number
+        shown.get(oldest)?.remove()
+        shown.delete(oldest)
+      }
+      lastId = page.lastId
+      applyFilter()
+      describeState()
+      status.classList.remove('psi-failed')
+    } catch (error) {
+      status.textContent = `Cannot read the journal: ${(error as Error).message}`
+      status.classList.add('psi-failed')
+    }
+  }
+
+  const tick = async () => {
+    if (stopped) return
+    reading = read()
+    await reading
+    if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000)
+  }
+
+  const clear = () => {
+    for (const item of shown.values()) item.remove()
+    shown.clear()
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    session = sessionInput.value.trim()
+    clear()
+    lastId = undefined
+    if (timer !== undefined) clearTimeout(timer)
+    void tick()
+  })
+  filter.addEventListener('change', () => {
+    applyFilter()
+  })
+  list.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest?.('button[data-curl]')
+    if (button) void copy(button as HTMLButtonElement, status)
+  })
+
+  void tick()
+  return {
+    stop() {
+      stopped = true
+      if (timer !== undefined) clearTimeout(timer)
+    },
+    async refresh() {
+      await reading
+      await read()
+    },
+  }
+}
+
+type Make = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string>,
+  ...children: Array<Node | string>
+) => HTMLElementTagNameMap[K]
+
+function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIElement {
+  const klass =
+    entry.status >= 500 ? 5 : entry.status >= 400 ? 4 : entry.status >= 300 ? 3 : 2
+  const time = entry.at.slice(11, 19)
+  const line = el(
+    'div',
+    { class: 'psi-line' },
+    el('span', { class: `psi-badge psi-s${klass}` }, String(entry.status)),
+    el('code', { class: 'psi-method' }, entry.method),
+    el('code', { class: 'psi-path' }, entry.path),
+    ...(entry.code ? [el('code', { class: 'psi-code' }, entry.code)] : []),
+    ...(entry.deprecated ? [el('span', { class: 'psi-flag' }, 'deprecated')] : []),
+    ...(entry.ignoredRetryAfter
+      ? [el('span', { class: 'psi-flag' }, 'ignored Retry-After')]
+      : []),
+    ...(entry.override ? [el('span', { class: 'psi-flag' }, 'your handler')] : []),
+    el('time', { datetime: entry.at, title: `${entry.at} (sandbox clock)` }, time),
+  )
+  const meta = el('dl', { class: 'psi-meta' })
+  const add = (term: string, value: string) =>
+    meta.append(el('div', {}, el('dt', {}, term), el('dd', {}, value)))
+  add('Key', entry.key ?? 'none (or unknown)')
+  add('Plan', entry.plan ?? '–')
+  add('Scenario', entry.scenario)
+  add('Latency', `${entry.durationMs} ms`)
+  if (entry.rateLimit) {
+    const { limit, remaining, reset, retryAfter } = entry.rateLimit
+    const resets = new Date(reset * 1000).toISOString().slice(11, 19)
+    add(
+      'Rate limit after',
+      `${remaining} of ${limit} left, resets ${resets}${retryAfter === undefined ? '' : `, Retry-After ${retryAfter} s`}`,
+    )
+  }
+  if (entry.session) add('Session', entry.session)
+  if (entry.operation) add('Operation', entry.operation)
+
+  const item = el('li', {
+    class: 'psi-entry',
+    'data-status': String(entry.status),
+    'data-id': String(entry.id),
+    ...(entry.code ? { 'data-code': entry.code } : {}),
+  })
+  item.append(line, meta)
+  const advice = adviseOn(entry)
+  if (entry.message || advice.length > 0) {
+    const box = el('div', { class: entry.status >= 400 ? 'psi-error' : 'psi-warning' })
+    if (entry.message) box.append(el('p', { class: 'psi-message' }, entry.message))
+    for (const text of advice) {
+      box.append(el('p', { class: 'psi-advice' }, el('strong', {}, 'What to do: '), text))
+    }
+    item.append(box)
+  }
+  const curl = toCurl(entry, origin)
+  const details = el(
+    'details',
+    {},
+    el('summary', {}, 'Request and curl'),
+    el('pre', { class: 'psi-curl' }, el('code', {}, curl)),
+  )
+  if (entry.headers) {
+    details.append(
+      el(
+        'pre',
+        { class: 'psi-headers', 'aria-label': 'Request headers kept' },
+        Object.entries(entry.headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n'),
+      ),
+    )
+  }
+  if (entry.body !== undefined) {
+    details.append(
+      el(
+        'pre',
+        { class: 'psi-body', 'aria-label': 'Request body' },
+        entry.body + (entry.bodyTruncated ? '\n… (cut at 4 KiB)' : ''),
+      ),
+    )
+  } else if (entry.bodyTruncated) {
+    details.append(el('p', {}, 'The body is no longer kept (the journal keeps 64 KiB).'))
+  }
+  const copyButton = el(
+    'button',
+    {
+      type: 'button',
+      class: 'psi-copy',
+      'data-curl': curl,
+      'aria-label': `Copy as curl: ${entry.method} ${entry.path}`,
+    },
+    'Copy as curl',
+  )
+  line.append(copyButton)
+  item.append(details)
+  return item
+}
+
+const CANONICAL: Record<string, string> = {
+  'content-type': 'Content-Type',
+  'x-sandbox-scenario': 'X-Sandbox-Scenario',
+  'x-sandbox-session': 'X-Sandbox-Session',
+}
+
+/**
+ * A curl command that replays a journalled request against `origin`: its method, path,
+ * demo key (demo keys are not secrets), kept headers, session and body. An unknown
+ * token was never journalled, so its place shows `<key>`.
+ */
+export function toCurl(entry: JournalEntry, origin: string): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
+  const parts = ['curl', '-i']
+  if (entry.method !== 'GET') parts.push('-X', entry.method)
+  parts.push(quote(`${origin}${entry.path}`))
+  if (entry.key) parts.push('-H', quote(`Authorization: Bearer ${entry.key}`))
+  else if (entry.code === 'invalid_api_key' || entry.code === 'malformed_authorization') {
+    parts.push('-H', quote('Authorization: Bearer <key>'))
+  }
+  const headers = entry.headers ?? {}
+  for (const [name, value] of Object.entries(headers)) {
+    parts.push('-H', quote(`${CANONICAL[name] ?? name}: ${value}`))
+  }
+  if (entry.session && headers['x-sandbox-session'] === undefined) {
+    parts.push('-H', quote(`X-Sandbox-Session: ${entry.session}`))
+  }
+  if (entry.body !== undefined) parts.push('--data-raw', quote(entry.body))
+  return parts.join(' ')
+}
+
+async function copy(button: HTMLButtonElement, status: HTMLElement) {
+  const text = button.dataset.curl ?? ''
+  let done = false
+  try {
+    await navigator.clipboard.writeText(text)
+    done = true
+  } catch {
+    // No clipboard API (a page not on a secure origin): the legacy copy command.
+    const area = document.createElement('textarea')
+    area.value = text
+    area.setAttribute('readonly', '')
+    area.style.position = 'fixed'
+    area.style.opacity = '0'
+    ;(button.getRootNode() as ParentNode).append(area)
+    area.select()
+    done = document.execCommand('copy')
+    area.remove()
+  }
+  button.textContent = done ? 'Copied' : 'Copy failed'
+  button.dataset.copied = String(done)
+  status.dataset.copied = done ? text : ''
+  setTimeout(() => {
+    button.textContent = 'Copy as curl'
+  }, 1500)
+}
+
+function addStyles(root: HTMLElement | ShadowRoot, doc: Document) {
+  const target = root instanceof ShadowRoot ? root : doc
+  // A constructed sheet is no inline <style>: a page's CSP cannot refuse it.
+  if ('adoptedStyleSheets' in target && typeof CSSStyleSheet === 'function') {
+    try {
+      const sheet = new CSSStyleSheet()
+      sheet.replaceSync(INSPECTOR_CSS)
+      target.adoptedStyleSheets = [...target.adoptedStyleSheets, sheet]
+      return
+    } catch {
+      // Older engines: fall back to a <style> element.
+    }
+  }
+  const style = doc.createElement('style')
+  style.textContent = INSPECTOR_CSS
+  ;(root instanceof ShadowRoot ? root : doc.head).append(style)
+}

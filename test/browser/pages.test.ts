@@ -1,0 +1,288 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startApp } from '../express/start-app.js'
+
+// Drives the standalone server's own pages, /docs/ (Swagger UI) and /inspector/, in
+// Debian's Chromium: "Try it out" against the sandbox, the request showing up live in
+// the inspector, nothing loaded from another host, and axe-core's accessibility check.
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const CHROMIUM = '/usr/bin/chromium'
+const outDir = join(root, 'test-output')
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+)
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: unknown[] }
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page) {
+  // evaluate() is the debugger's, not a script of the page: the page's CSP allows it.
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }
+    ).axe
+    return (await axe.run()).violations
+  })
+  return violations
+    .filter(
+      (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+    )
+    .map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: (violation.nodes as Array<{ target: unknown; failureSummary?: string }>)
+        .slice(0, 20)
+        .map((node) => ({ target: node.target, summary: node.failureSummary })),
+    }))
+}
+
+let browser: Browser
+let app: Awaited<ReturnType<typeof startApp>>
+let context: BrowserContext
+const requested: string[] = []
+const cspErrors: string[] = []
+const pageErrors: string[] = []
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Failed to start the browser test: ${CHROMIUM} is missing. Install it with "apt-get update && apt-get install -y chromium".`,
+    )
+  }
+  if (!existsSync(join(root, 'dist/docs/index.html'))) {
+    execFileSync(process.execPath, [join(root, 'scripts/build-pages.js')], {
+      stdio: 'inherit',
+    })
+  }
+  app = await startApp({ seed: 42 })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: app.origin,
+  })
+  context.on('request', (request) => requested.push(request.url()))
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspErrors.push(message.text())
+  })
+  context.on('weberror', (error) => pageErrors.push(error.error().message))
+})
+
+afterAll(async () => {
+  await context?.close()
+  await browser?.close()
+  await app?.close()
+})
+
+describe('/docs/ and /inspector/ on the standalone server', () => {
+  let docs: Page
+  let inspector: Page
+
+  test('/docs/ renders every operation from the served OpenAPI document', async () => {
+    docs = await context.newPage()
+    const response = await docs.goto(`${app.origin}/docs/`)
+    expect(response?.status()).toBe(200)
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
+    await docs.waitForSelector('#operations-Pets-listPets')
+    await docs.waitForSelector('body[data-ready="true"]')
+    for (const id of ['createPet', 'getPet']) {
+      await expect
+        .poll(() => docs.locator(`#operations-Pets-${id}`).isVisible(), {
+          timeout: 10_000,
+        })
+        .toBe(true)
+    }
+    await expect
+      .poll(() => docs.locator('#operations-Sandbox-listRequests').isVisible(), {
+        timeout: 10_000,
+      })
+      .toBe(true)
+    // The document's first server is this one, so "Try it out" calls the sandbox.
+    await expect
+      .poll(() => docs.locator('.servers select option').first().textContent(), {
+        timeout: 10_000,
+      })
+      .toContain(`${app.origin}/v1`)
+    // The demo keys, from the running sandbox.
+    await expect
+      .poll(() => docs.locator('#demo-key option').count(), { timeout: 10_000 })
+      .toBeGreaterThan(5)
+  })
+
+  test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
+    await docs.selectOption('#demo-key', 'sandbox-pro-key')
+    const operation = docs.locator('#operations-Pets-listPets')
+    await operation.locator('.opblock-summary-control').click()
+    await operation.locator('tr[data-param-name="limit"] input').fill('3')
+    await operation.locator('button.execute').click()
+    const live = operation.locator('.live-responses-table')
+    await expect
+      .poll(() => live.locator('tbody .response-col_status').first().textContent(), {
+        timeout: 10_000,
+      })
+      .toContain('200')
+    const headers = (
+      await live.locator('tbody .response-col_description').first().innerText()
+    ).toLowerCase()
+    expect(headers).toContain('x-ratelimit-limit: 300')
+    expect(headers).toMatch(/x-ratelimit-remaining: \d+/)
+    expect(headers).toContain('x-ratelimit-reset')
+    const [entry] = app.sandbox.journal.recent(1)
+    expect(entry).toMatchObject({
+      path: '/v1/pets?limit=3',
+      status: 200,
+      key: 'sandbox-pro-key',
+    })
+  })
+
+  test('/docs/ has no serious or critical accessibility violation', async () => {
+    expect(await seriousViolations(docs)).toEqual([])
+  })
+
+  test('/inspector/ shows that request, and the next ones without reloading', async () => {
+    inspector = await context.newPage()
+    await inspector.goto(`${app.origin}/inspector/`)
+    const first = inspector.locator('.psi-entry').first()
+    await expect
+      .poll(() => first.locator('.psi-path').textContent(), { timeout: 10_000 })
+      .toBe('/v1/pets?limit=3')
+    const text = await first.innerText()
+    expect(text).toContain('sandbox-pro-key')
+    expect(text).toContain('pro')
+    expect(text).toMatch(/\d+ of 300 left/)
+    await inspector.evaluate(() => {
+      ;(window as unknown as { loaded: boolean }).loaded = true
+    })
+
+    // A request without a key, then a deprecated call from the docs page's "Try it out".
+    await fetch(`${app.origin}/v1/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":""}',
+    })
+    const missing = inspector.locator('.psi-entry[data-code="missing_api_key"]')
+    await expect.poll(() => missing.isVisible(), { timeout: 10_000 }).toBe(true)
+    expect(await missing.innerText()).toContain('What to do: Missing key')
+    const getPet = docs.locator('#operations-Pets-getPet')
+    await getPet.locator('.opblock-summary-control').click()
+    await getPet.locator('tr[data-param-name="petId"] input').fill('1')
+    await getPet.locator('button.execute').click()
+    const deprecated = inspector.locator('.psi-entry', { hasText: '/v1/pets/1' })
+    await expect.poll(() => deprecated.isVisible(), { timeout: 10_000 }).toBe(true)
+    expect(await deprecated.innerText()).toContain('Deprecated call')
+    expect(
+      await inspector.evaluate(() => (window as unknown as { loaded?: boolean }).loaded),
+    ).toBe(true)
+    // Newest first.
+    expect(await inspector.locator('.psi-entry .psi-path').first().textContent()).toBe(
+      '/v1/pets/1',
+    )
+  })
+
+  test('filters by status, copies a request as curl, and is usable from the keyboard', async () => {
+    await inspector.selectOption('select[name="status"]', 'errors')
+    await expect
+      .poll(() => inspector.locator('.psi-entry:not([hidden])').count(), {
+        timeout: 10_000,
+      })
+      .toBe(1)
+    await inspector.selectOption('select[name="status"]', 'all')
+
+    const entry = inspector.locator('.psi-entry', { hasText: '/v1/pets?limit=3' })
+    await entry.locator('button.psi-copy').click()
+    const copied = await inspector.evaluate(() => navigator.clipboard.readText())
+    expect(copied).toBe(
+      `curl -i '${app.origin}/v1/pets?limit=3' -H 'Authorization: Bearer sandbox-pro-key'`,
+    )
+    const missing = inspector.locator(
+      '.psi-entry[data-code="missing_api_key"] button.psi-copy',
+    )
+    await missing.click()
+    expect(await inspector.evaluate(() => navigator.clipboard.readText())).toBe(
+      `curl -i -X POST '${app.origin}/v1/pets' -H 'Content-Type: application/json' --data-raw '{"name":""}'`,
+    )
+
+    // Keyboard only: Tab to the session field, type a session key, Enter.
+    await inspector.locator('body').focus()
+    for (let i = 0; i < 12; i++) {
+      await inspector.keyboard.press('Tab')
+      if (
+        await inspector.evaluate(
+          () => document.activeElement?.getAttribute('name') === 'session',
+        )
+      )
+        break
+    }
+    expect(
+      await inspector.evaluate(() => document.activeElement?.getAttribute('name')),
+    ).toBe('session')
+    await inspector.keyboard.type('sandbox-free-key.alice')
+    await inspector.keyboard.press('Enter')
+    await expect
+      .poll(() => inspector.locator('[role="status"]').textContent(), { timeout: 10_000 })
+      .toContain('session sandbox-free-key.alice')
+    await fetch(`${app.origin}/v1/pets?limit=1`, {
+      headers: { authorization: 'Bearer sandbox-free-key.alice' },
+    })
+    const alice = inspector.locator('.psi-entry')
+    await expect.poll(() => alice.count(), { timeout: 10_000 }).toBe(1)
+    expect(await alice.innerText()).toContain('alice')
+    await inspector.fill('input[name="session"]', '')
+    await inspector.keyboard.press('Enter')
+    await expect
+      .poll(() => inspector.locator('.psi-entry').count(), { timeout: 10_000 })
+      .toBe(3)
+  })
+
+  test('/inspector/ has no serious or critical accessibility violation', async () => {
+    expect(await seriousViolations(inspector)).toEqual([])
+  })
+
+  test('/docs/ with more operations open still has no serious or critical violation', async () => {
+    await docs
+      .locator('#operations-Sandbox-listRequests .opblock-summary-control')
+      .click()
+    await docs.locator('#operations-Pets-createPet .opblock-summary-control').click()
+    expect(await seriousViolations(docs)).toEqual([])
+  })
+
+  test('screenshots of both pages', async () => {
+    mkdirSync(outDir, { recursive: true })
+    await inspector.screenshot({ path: join(outDir, 'inspector.png') })
+    // listPets with its answer: the 200 and its rate-limit headers.
+    await docs.evaluate(() => {
+      const top = document.querySelector(
+        '#operations-Pets-listPets .live-responses-table',
+      )
+      window.scrollTo(0, (top?.getBoundingClientRect().top ?? 0) + window.scrollY - 120)
+    })
+    await docs.screenshot({ path: join(outDir, 'docs.png') })
+  })
+
+  test('both pages loaded nothing from another host and broke no CSP rule', () => {
+    const foreign = requested.filter(
+      (url) => !url.startsWith(`${app.origin}/`) && !url.startsWith('data:'),
+    )
+    expect(foreign).toEqual([])
+    expect(cspErrors).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+})
