@@ -1,9 +1,11 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
+import { assertNodeEnvironment } from './check-environment.js'
 import { assertSupportedMsw } from './check-msw.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
 
+assertNodeEnvironment('petstore-sandbox/node')
 assertSupportedMsw('petstore-sandbox/node')
 
 /**
