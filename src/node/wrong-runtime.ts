@@ -15,3 +15,5 @@ export const setupSandboxServer = undefined
 export const createSandbox = undefined
 export const loadScenarioFile = undefined
 export const loadFixturesFile = undefined
+export const http = undefined
+export const HttpResponse = undefined

@@ -53,3 +53,20 @@ test('after a 429, the window reopens when the sandbox clock moves on (no sleepi
   expect(again.status).toBe(200)
   expect(again.headers.get('x-ratelimit-remaining')).toBe('4')
 })
+
+test('your own handlers, with msw from petstore-sandbox/node, go in front of the sandbox', async () => {
+  // Jest cannot require the installed msw 2.11+ (its CommonJS build needs ESM-only
+  // packages), so the package exports msw's handler API from the msw it runs on.
+  const { http, HttpResponse } = require('petstore-sandbox/node')
+  server.use(
+    http.get('*/v1/pets/4242', () =>
+      HttpResponse.json({ id: 4242, name: 'Nemo', categoryId: 1, status: 'available' }),
+    ),
+  )
+  const response = await fetch('https://api.example.test/v1/pets/4242', { headers: auth })
+  expect(await response.json()).toMatchObject({ id: 4242, name: 'Nemo' })
+  // Anything else still reaches the sandbox.
+  expect(
+    (await fetch('https://api.example.test/v1/pets/1', { headers: auth })).status,
+  ).toBe(200)
+})
