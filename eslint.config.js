@@ -102,6 +102,7 @@ export default tseslint.config(
       // Written by the examples' own builds (examples/typed-client).
       'examples/*/dist/',
       'examples/*/src/schema.d.ts',
+      'examples/*/storybook-static/',
     ],
   },
   js.configs.recommended,

@@ -112,3 +112,19 @@ test('every Node entry point imports; the browser entry refuses Node with its me
     /Failed to import "petstore-sandbox\/browser".*petstore-sandbox\/node/,
   )
 })
+
+test('require() loads every Node entry from the tarball, as Jest does (no ESM to require)', async () => {
+  const script = `
+    const { setupSandboxServer, createSandbox, http } = require('petstore-sandbox/node')
+    const core = require('petstore-sandbox')
+    const express = require('petstore-sandbox/express')
+    console.log(JSON.stringify([typeof setupSandboxServer, typeof createSandbox, typeof http,
+      typeof core.createSandbox, typeof express.createSandboxApp]))
+  `
+  const { stdout } = await run(
+    process.execPath,
+    ['--no-experimental-require-module', '-e', script],
+    { cwd: app },
+  )
+  expect(JSON.parse(stdout)).toEqual(Array(5).fill('function'))
+})
