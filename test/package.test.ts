@@ -118,7 +118,7 @@ test('require() loads every Node entry from the tarball, as Jest does (no ESM to
     const { setupSandboxServer, createSandbox, http } = require('petstore-sandbox/node')
     const core = require('petstore-sandbox')
     const express = require('petstore-sandbox/express')
-    console.log(JSON.stringify([typeof setupSandboxServer, typeof createSandbox, typeof http,
+    console.log(JSON.stringify([typeof setupSandboxServer, typeof createSandbox, typeof http.get,
       typeof core.createSandbox, typeof express.createSandboxApp]))
   `
   const { stdout } = await run(
