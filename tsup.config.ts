@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 import { jestJsdomProblem } from './src/node/check-environment.js'
+
+// The CommonJS build bundles msw 2 (see below). msw 3's interceptors read a .wasm file
+// beside their own module, which a bundle cannot carry, so when the installed msw is 3
+// (CI's second leg) that build leaves msw to the user's install instead: require() of
+// an ES module, which Node 22.12+ does natively. Releases are built with msw 2.
+const mswMajor = Number(
+  (
+    JSON.parse(readFileSync('node_modules/msw/package.json', 'utf8')) as {
+      version: string
+    }
+  ).version.split('.')[0],
+)
+const bundleMsw = mswMajor < 3
 
 export default defineConfig([
   {
@@ -61,9 +75,9 @@ export default defineConfig([
     // twins (same text, relative imports to .cjs), which halves the declaration time.
     // import.meta.url (the msw version check, the package's own files) from __filename.
     shims: true,
-    noExternal: [/^(?!express(\/|$))/],
-    // The msw check at the door reads the user's msw; this build does not use it.
-    define: { __PETSTORE_SANDBOX_BUNDLED_MSW__: 'true' },
+    noExternal: bundleMsw ? [/^(?!express(\/|$))/] : [/^(?!(express|msw)(\/|$))/],
+    // The msw check at the door reads the user's msw; a build with its own does not use it.
+    define: bundleMsw ? { __PETSTORE_SANDBOX_BUNDLED_MSW__: 'true' } : {},
     // `crypto` with randomUUID even under Jest 29's jsdom (src/node/crypto-shim.ts).
     inject: ['src/node/crypto-shim.ts'],
     // Jest's plain jsdom forced to the node condition has no TextDecoder, and the

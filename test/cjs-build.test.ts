@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -10,6 +10,13 @@ import { findEnvironmentProblem } from '../src/node/check-environment.js'
 // give the data of the source, byte for byte, and be loadable by require() alone.
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
+
+/** Whether the CommonJS build carries its own msw (built with msw 2) or requires the user's. */
+function bundlesMsw(folder = root) {
+  return !readFileSync(`${folder}/dist/node/index.cjs`, 'utf8').includes(
+    "require('msw/node')",
+  )
+}
 
 describe('the CommonJS build', () => {
   beforeAll(() => {
@@ -46,10 +53,12 @@ describe('the CommonJS build', () => {
       })
     `
     // --no-experimental-require-module: as Jest's module loader, which cannot require
-    // an ES module on Node 20 and 22.
+    // an ES module on Node 20 and 22. A build made with msw 3 leaves msw out
+    // (tsup.config.ts), and requires it as an ES module, which Node 22.12+ does.
+    const flags = bundlesMsw() ? ['--no-experimental-require-module'] : []
     const output = execFileSync(
       process.execPath,
-      ['--no-experimental-require-module', '-e', script],
+      [...flags, '-e', script],
       // Resolve the package's own name through its exports map (self-reference).
       { cwd: root, encoding: 'utf8' },
     )
