@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+// --- CommonJS build (issue 16, Jest): its settings; the build itself is further down.
 import { jestJsdomProblem } from './src/node/check-environment.js'
 
 // The CommonJS build bundles msw 2 (see below). msw 3's interceptors read a .wasm file
@@ -14,6 +15,7 @@ const mswMajor = Number(
   ).version.split('.')[0],
 )
 const bundleMsw = mswMajor < 3
+// --- end of the CommonJS build's settings
 
 export default defineConfig([
   {
