@@ -99,6 +99,10 @@ export default tseslint.config(
       'bench/results/',
       '.tmp/',
       '.tmp-*',
+      // Written by the examples' own builds (examples/typed-client).
+      'examples/*/dist/',
+      'examples/*/src/schema.d.ts',
+      'examples/*/storybook-static/',
     ],
   },
   js.configs.recommended,
@@ -227,5 +231,11 @@ export default tseslint.config(
         patterns: [onlyFrom('cli', ['core', 'node', 'express', 'index.js'])],
       }),
     },
+  },
+  {
+    // The CommonJS Jest example is about require(): that is what it shows.
+    files: ['examples/jest/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 )

@@ -1,4 +1,21 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+// --- CommonJS build (issue 16, Jest): its settings; the build itself is further down.
+import { jestJsdomProblem } from './src/node/check-environment.js'
+
+// The CommonJS build bundles msw 2 (see below). msw 3's interceptors read a .wasm file
+// beside their own module, which a bundle cannot carry, so when the installed msw is 3
+// (CI's second leg) that build leaves msw to the user's install instead: require() of
+// an ES module, which Node 22.12+ does natively. Releases are built with msw 2.
+const mswMajor = Number(
+  (
+    JSON.parse(readFileSync('node_modules/msw/package.json', 'utf8')) as {
+      version: string
+    }
+  ).version.split('.')[0],
+)
+const bundleMsw = mswMajor < 3
+// --- end of the CommonJS build's settings
 
 export default defineConfig([
   {
@@ -32,6 +49,47 @@ export default defineConfig([
     // bundled so the browser entry has them without a file system.
     external: [/^node:/],
   },
+  // --- CommonJS build (issue 16, Jest): `require` conditions of ".", "./node", "./express".
+  {
+    // For Jest and other CommonJS callers: `require('petstore-sandbox/node')` with no
+    // transform settings. Everything ESM-only is bundled in: @msw/data and its helpers,
+    // faker, and msw itself, whose CommonJS build requires ESM-only packages (rettime,
+    // until-async) that Jest cannot load before Node 24.9 (mswjs/msw#2698). So this build
+    // runs on the msw it was built with, as the CLI does; the ESM entries keep using the
+    // user's msw. msw matches handlers by kind, not by class, so handlers from another
+    // msw copy still work. express stays an ordinary dependency. The same source and the
+    // same faker give the same data for a seed, byte for byte (test/cjs-build.test.ts).
+    entry: {
+      index: 'src/index.ts',
+      'node/index': 'src/node/index.ts',
+      'node/wrong-runtime': 'src/node/wrong-runtime.ts',
+      'express/index': 'src/express/index.ts',
+      'express/wrong-runtime': 'src/express/wrong-runtime.ts',
+    },
+    format: ['cjs'],
+    target: 'node20',
+    platform: 'node',
+    // One copy of the core shared by the three entries, as in the ESM build.
+    splitting: true,
+    sourcemap: false,
+    clean: false,
+    // No dts here: scripts/write-cjs-types.js copies the ESM declarations to .d.cts
+    // twins (same text, relative imports to .cjs), which halves the declaration time.
+    // import.meta.url (the msw version check, the package's own files) from __filename.
+    shims: true,
+    noExternal: bundleMsw ? [/^(?!express(\/|$))/] : [/^(?!(express|msw)(\/|$))/],
+    // The msw check at the door reads the user's msw; a build with its own does not use it.
+    define: bundleMsw ? { __PETSTORE_SANDBOX_BUNDLED_MSW__: 'true' } : {},
+    // `crypto` with randomUUID even under Jest 29's jsdom (src/node/crypto-shim.ts).
+    inject: ['src/node/crypto-shim.ts'],
+    // Jest's plain jsdom forced to the node condition has no TextDecoder, and the
+    // bundled msw fails on it while loading, before any entry code runs (a split build
+    // loads its chunks first). Every file of this build names the cause first.
+    banner: {
+      js: `if (typeof navigator !== 'undefined' && /jsdom/i.test(navigator.userAgent) && typeof TextDecoder === 'undefined') throw Object.assign(new Error(${JSON.stringify(jestJsdomProblem('petstore-sandbox/node').message)}), { name: 'SandboxError', code: 'WRONG_RUNTIME' });`,
+    },
+  },
+  // --- end of the CommonJS build
   {
     // The CLI is one file with its dependencies inside, msw included: resolving and
     // loading hundreds of modules was most of the standalone server's startup (npm run

@@ -1,5 +1,12 @@
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -111,4 +118,22 @@ test('every Node entry point imports; the browser entry refuses Node with its me
   expect(result.browser).toMatch(
     /Failed to import "petstore-sandbox\/browser".*petstore-sandbox\/node/,
   )
+})
+
+test('require() loads every Node entry from the tarball, as Jest does (no ESM to require)', async () => {
+  const script = `
+    const { setupSandboxServer, createSandbox, http } = require('petstore-sandbox/node')
+    const core = require('petstore-sandbox')
+    const express = require('petstore-sandbox/express')
+    console.log(JSON.stringify([typeof setupSandboxServer, typeof createSandbox, typeof http.get,
+      typeof core.createSandbox, typeof express.createSandboxApp]))
+  `
+  // As Jest's loader, which cannot require an ES module; a build made with msw 3 leaves
+  // msw out and needs Node 22.12+'s require() of ES modules (tsup.config.ts).
+  const bundled = !readFileSync(join(ROOT, 'dist/node/index.cjs'), 'utf8').includes(
+    "require('msw/node')",
+  )
+  const flags = bundled ? ['--no-experimental-require-module'] : []
+  const { stdout } = await run(process.execPath, [...flags, '-e', script], { cwd: app })
+  expect(JSON.parse(stdout)).toEqual(Array(5).fill('function'))
 })

@@ -1,5 +1,15 @@
+import {
+  detectDomEmulation,
+  isUnderJest,
+  jestJsdomProblem,
+} from '../node/check-environment.js'
+
 // Resolved instead of the Express entry when a browser bundle imports
-// `petstore-sandbox/express` (the exports map's "browser" condition).
+// `petstore-sandbox/express` (the exports map's "browser" condition), or under Jest's
+// jsdom environment, which uses that condition although it runs in Node.
+if (detectDomEmulation() === 'jsdom' && isUnderJest()) {
+  throw jestJsdomProblem('petstore-sandbox/express')
+}
 throw new Error(
   'Failed to import "petstore-sandbox/express": it is an Express server, which needs Node.js, and this is a browser bundle. Import "petstore-sandbox/browser" (setupSandboxWorker) in the browser, or run the server with npx petstore-sandbox.',
 )

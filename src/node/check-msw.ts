@@ -64,8 +64,13 @@ export function findMswProblem(
   return undefined
 }
 
+// Defined as true by the CommonJS build (tsup.config.ts), which bundles its own msw.
+declare const __PETSTORE_SANDBOX_BUNDLED_MSW__: boolean | undefined
+
 /** Throws the SandboxError of {@link findMswProblem} for the installed msw and this Node. */
 export function assertSupportedMsw(entry: string): void {
+  // The CommonJS build runs on the msw bundled into it: the installed one is not used.
+  if (typeof __PETSTORE_SANDBOX_BUNDLED_MSW__ !== 'undefined') return
   const problem = findMswProblem(entry, readMswVersion(), process.versions.node)
   if (problem) throw problem
 }

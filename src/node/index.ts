@@ -1,9 +1,11 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
+import { assertNodeEnvironment } from './check-environment.js'
 import { assertSupportedMsw } from './check-msw.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
 
+assertNodeEnvironment('petstore-sandbox/node')
 assertSupportedMsw('petstore-sandbox/node')
 
 /**
@@ -37,4 +39,7 @@ export function setupSandboxServer(options: NodeSandboxOptions = {}): SandboxSer
 export { createSandbox }
 export type { Sandbox, SandboxOptions, NodeSandboxOptions }
 export { loadScenarioFile, loadFixturesFile } from './files.js'
+// msw's handler API, from the msw this entry runs on: under Jest's CommonJS the
+// installed msw cannot be required (README.md#with-jest), so overrides come from here.
+export { http, HttpResponse, delay, passthrough, bypass } from 'msw'
 export * from '../index.js'
