@@ -4,7 +4,8 @@
 // writes bench/results/latest.json and latest.md. Everything runs on 127.0.0.1 and every
 // child process is killed at the end, on error and on Ctrl-C.
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run),
-// BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute).
+// BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute),
+// BENCH_ONLY=bundle (only the browser bundle sizes of issue 16, a few seconds).
 import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
@@ -20,6 +21,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { measureBundle } from './bundle.js'
 import {
   freePort,
   getText,
@@ -33,10 +35,12 @@ import {
 import {
   compare,
   ENDPOINTS,
+  evaluateBundleTargets,
   evaluatePersistTargets,
   evaluateTargets,
   figures,
   median,
+  renderBundle,
   renderMarkdown,
   renderPersist,
 } from './lib/report.js'
@@ -423,6 +427,17 @@ async function main() {
   }
   const started = performance.now()
   const host = machine()
+  if (process.env.BENCH_ONLY === 'bundle') {
+    const only = { date: new Date().toISOString(), machine: host, config }
+    only.bundle = await measureBundle(ROOT)
+    const targets = evaluateBundleTargets(only)
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'bundle.json'), `${JSON.stringify(only, null, 2)}\n`)
+    process.stdout.write(`\n${renderBundle(only, targets)}`)
+    log(`\nwritten: bench/results/bundle.json`)
+    if (targets.some((target) => target.result !== 'PASS')) process.exitCode = 1
+    return
+  }
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
   const petsFile = await writePets(dir)
@@ -443,6 +458,8 @@ async function main() {
   const inTest = await measureInTest(petsFile)
   const scale = await measureScale()
   const persist = await measurePersist(dir)
+  log('bundle: the browser entry over msw alone (esbuild, minified, gzipped)')
+  const bundle = await measureBundle(ROOT)
 
   const results = {
     date: new Date().toISOString(),
@@ -455,6 +472,7 @@ async function main() {
     inTest,
     scale,
     persist,
+    bundle,
   }
   results.figures = figures(results)
   const targets = evaluateTargets(results)
