@@ -23,7 +23,7 @@ async function resolveMode(): Promise<Mode> {
 }
 
 async function startWorker(): Promise<string> {
-  // Loaded only in worker mode, so server mode never downloads the sandbox and faker.
+  // Loaded only in worker mode, so server mode never downloads the sandbox.
   const { setupSandboxWorker } = await import('petstore-sandbox/browser')
   const seed = params.has('seed') ? Number(params.get('seed')) : 42
   const scenario = params.get('scenario') ?? undefined
