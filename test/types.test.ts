@@ -84,7 +84,14 @@ async function typeCheck(
 async function install(...specs: string[]) {
   await run(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+      ...specs,
+    ],
     { cwd: app },
   )
 }
@@ -134,7 +141,8 @@ test('moduleResolution node10 finds every entry through typesVersions', async ()
     .split('\n')
     .filter((line) => /error TS/.test(line))
   expect(errors.length).toBeGreaterThan(0)
-  for (const line of errors) expect(line).toMatch(/TS2307: Cannot find module '@msw\/data'/)
+  for (const line of errors)
+    expect(line).toMatch(/TS2307: Cannot find module '@msw\/data'/)
 }, 60_000)
 
 test('the Express entry compiles with @types/express, under bundler and node16', async () => {
