@@ -46,6 +46,9 @@ export default defineConfig([
     sourcemap: false,
     clean: false,
     noExternal: [/./],
+    // issue 16, item 8: dist/metafile-esm.json lists the packages bundled in, for
+    // scripts/write-notices.js (which writes their licences and removes the file).
+    metafile: true,
     // Bundled CommonJS dependencies (express, yargs) still call require() for Node's
     // built-ins, which an ES module has only through createRequire.
     banner: {
