@@ -69,6 +69,8 @@ export default defineConfig([
     format: ['cjs'],
     target: 'node20',
     platform: 'node',
+    // dist/metafile-cjs.json: what this build bundles, for the notices (write-notices.js).
+    metafile: true,
     // One copy of the core shared by the three entries, as in the ESM build.
     splitting: true,
     sourcemap: false,
@@ -104,6 +106,9 @@ export default defineConfig([
     sourcemap: false,
     clean: false,
     noExternal: [/./],
+    // issue 16, item 8: dist/metafile-esm.json lists the packages bundled in, for
+    // scripts/write-notices.js (which writes their licences and removes the file).
+    metafile: true,
     // Bundled CommonJS dependencies (express, yargs) still call require() for Node's
     // built-ins, which an ES module has only through createRequire.
     banner: {

@@ -6,6 +6,7 @@
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION (3 s per autocannon run),
 // BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute),
 // BENCH_ONLY=sessions (only the sessions rows of issue 15, bench/sessions.js).
+// BENCH_ONLY=bundle (only the browser bundle sizes of issue 16, a few seconds).
 import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
@@ -21,6 +22,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { measureBundle } from './bundle.js'
 import {
   freePort,
   getText,
@@ -34,10 +36,12 @@ import {
 import {
   compare,
   ENDPOINTS,
+  evaluateBundleTargets,
   evaluatePersistTargets,
   evaluateTargets,
   figures,
   median,
+  renderBundle,
   renderMarkdown,
   renderPersist,
 } from './lib/report.js'
@@ -430,6 +434,17 @@ async function main() {
   }
   const started = performance.now()
   const host = machine()
+  if (process.env.BENCH_ONLY === 'bundle') {
+    const only = { date: new Date().toISOString(), machine: host, config }
+    only.bundle = await measureBundle(ROOT)
+    const targets = evaluateBundleTargets(only)
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'bundle.json'), `${JSON.stringify(only, null, 2)}\n`)
+    process.stdout.write(`\n${renderBundle(only, targets)}`)
+    log(`\nwritten: bench/results/bundle.json`)
+    if (targets.some((target) => target.result !== 'PASS')) process.exitCode = 1
+    return
+  }
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
   const petsFile = await writePets(dir)
@@ -464,6 +479,8 @@ async function main() {
   const scale = await measureScale()
   const persist = await measurePersist(dir)
   const sessions = await measureSessions(ROOT, config, log)
+  log('bundle: the browser entry over msw alone (esbuild, minified, gzipped)')
+  const bundle = await measureBundle(ROOT)
 
   const results = {
     date: new Date().toISOString(),
@@ -477,6 +494,7 @@ async function main() {
     scale,
     persist,
     sessions,
+    bundle,
   }
   results.figures = { ...figures(results), ...sessionFigures(results) }
   const targets = [...evaluateTargets(results), ...evaluateSessionTargets(results)]

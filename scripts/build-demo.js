@@ -33,7 +33,7 @@ export async function buildDemo({ outdir = join(root, 'dist/demo') } = {}) {
     entryPoints: [join(example, 'src/main.ts')],
     outdir,
     bundle: true,
-    // Split so that server mode never loads the sandbox chunk (faker, @msw/data, zod).
+    // Split so that server mode never loads the sandbox chunk (@msw/data, zod).
     splitting: true,
     format: 'esm',
     platform: 'browser',

@@ -111,6 +111,15 @@ export const TARGETS = [
     limit: 1.5,
     unit: 'x',
   },
+  {
+    id: 'bundle-gzip',
+    label:
+      'browser entry: KB it adds to an app bundle over msw alone (minified, gzipped)',
+    value: (r) => r.bundle?.added.gzipKb,
+    op: '<=',
+    limit: 60,
+    unit: 'KB',
+  },
 ]
 
 function scaleRow(results, count) {
@@ -150,6 +159,42 @@ export function evaluatePersistTargets(results) {
     results,
     TARGETS.filter((target) => target.id.startsWith('persist')),
   )
+}
+
+/** The bundle target alone (BENCH_ONLY=bundle). */
+export function evaluateBundleTargets(results) {
+  return evaluateTargets(
+    results,
+    TARGETS.filter((target) => target.id.startsWith('bundle')),
+  )
+}
+
+/** The browser bundle section (issue 16): msw alone, with the sandbox, and what it adds. */
+export function renderBundle(results, targets) {
+  const b = results.bundle
+  const verdict = targets.find((target) => target.id === 'bundle-gzip')?.result ?? ''
+  const kb = (bytes) => `${fmt(bytes / 1024, 1)} KB`
+  const lines = [
+    '## Browser bundle (issue 16; esbuild, minified, gzip -9)',
+    '',
+    table(
+      ['page', 'minified', 'gzipped'],
+      [
+        ['msw alone (`setupWorker`, `http`)', kb(b.msw.minBytes), kb(b.msw.gzipBytes)],
+        ['msw and `setupSandboxWorker`', kb(b.sandbox.minBytes), kb(b.sandbox.gzipBytes)],
+        [
+          '**added by the sandbox**',
+          `${fmt(b.added.minKb, 1)} KB`,
+          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 60 KB: ${verdict})`,
+        ],
+      ],
+    ),
+    '',
+    `Minified bytes added, by package: ${Object.entries(b.addedByPackage)
+      .map(([name, bytes]) => `${name} ${fmt(bytes / 1024, 1)} KB`)
+      .join(', ')}.`,
+  ]
+  return `${lines.join('\n')}\n`
 }
 
 /** The --persist section (issue 14): its rows and their targets. */
@@ -339,8 +384,12 @@ export function renderMarkdown(results, targets, comparison) {
     lines.push('')
     lines.push(renderPersist(results, targets).trimEnd())
   }
+  if (results.bundle) {
+    lines.push('')
+    lines.push(renderBundle(results, targets).trimEnd())
+  }
   lines.push('')
-  lines.push('## Targets (issues 6 and 14)')
+  lines.push('## Targets (issues 6, 14 and 16)')
   lines.push('')
   lines.push(
     table(
@@ -399,6 +448,10 @@ export function figures(results) {
     out[`${n} pets filtered ms`] = row.latencyMs.filtered.p50
     out[`${n} pets get-by-id ms`] = row.latencyMs.getById.p50
     out[`${n} pets peak RSS MB`] = row.peakRssMb
+  }
+  if (results.bundle) {
+    out['browser bundle KB added, gzipped'] = results.bundle.added.gzipKb
+    out['browser bundle KB added, minified'] = results.bundle.added.minKb
   }
   if (results.persist) {
     out['--persist POST req/s ratio'] = results.persist.post.ratio

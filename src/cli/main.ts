@@ -57,11 +57,25 @@ async function parse(argv: string[]) {
           )
           .example('$0 --persist .sandbox-state.json', 'Created pets survive a restart'),
       async (flags) => {
-        // Loaded only now: a usage error or --help answers before msw, faker and express load.
-        const [{ serve }, { checkScenarioName }] = await Promise.all([
+        // Loaded only now: a usage error or --help answers before msw, zod and express load.
+        const [
+          { serve },
+          { checkScenarioName },
+          { findMswProblem },
+          { BUNDLED_MSW_VERSION },
+        ] = await Promise.all([
           import('./serve.js'),
           import('./scenario-name.js'),
+          import('../node/check-msw.js'),
+          import('./bundled-msw.js'),
         ])
+        // The CLI runs on the msw it was built with (a build with msw 3 needs Node 22.12).
+        const mswProblem = findMswProblem(
+          'petstore-sandbox (the CLI)',
+          BUNDLED_MSW_VERSION,
+          process.versions.node,
+        )
+        if (mswProblem) throw mswProblem
         if (flags.scenario !== undefined) checkScenarioName(flags.scenario)
         await serve(flags)
       },

@@ -1,9 +1,9 @@
-import * as z from 'zod'
 import { fail, Failure } from './api-errors.js'
 import { describeIssues } from './issues.js'
 import type { Answer, ControlCall } from './routes.js'
 import type { Sandbox, SandboxSession } from './sandbox.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
+import * as z from 'zod/mini'
 
 // The operations of the control API (`/__sandbox`); the route table names them.
 
@@ -57,19 +57,22 @@ const CLOCK_USAGE =
 
 const clockBody = z
   .strictObject({
-    advanceSeconds: z.number().optional(),
-    now: z
-      .string()
-      .refine((text) => Number.isFinite(Date.parse(text)), {
-        message: 'must be an ISO 8601 date such as "2031-01-01T00:00:00Z"',
-      })
-      .optional(),
-    freeze: z.boolean().optional(),
-    reset: z.literal(true).optional(),
+    advanceSeconds: z.optional(z.number()),
+    now: z.optional(
+      z.string().check(
+        z.refine((text) => Number.isFinite(Date.parse(text)), {
+          message: 'must be an ISO 8601 date such as "2031-01-01T00:00:00Z"',
+        }),
+      ),
+    ),
+    freeze: z.optional(z.boolean()),
+    reset: z.optional(z.literal(true)),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'nothing to do',
-  })
+  .check(
+    z.refine((body) => Object.values(body).some((value) => value !== undefined), {
+      message: 'nothing to do',
+    }),
+  )
 
 export async function setClock(call: ControlCall): Promise<Answer> {
   const body = await readJson(call)
@@ -103,8 +106,8 @@ export async function setClock(call: ControlCall): Promise<Answer> {
   return ok(clock.state())
 }
 
-const positiveInteger = z.coerce.number().int().min(1).optional()
-const idQuery = z.coerce.number().int().min(0).optional()
+const positiveInteger = z.optional(z.coerce.number().check(z.int(), z.gte(1)))
+const idQuery = z.optional(z.coerce.number().check(z.int(), z.gte(0)))
 
 /**
  * `GET /__sandbox/requests?limit=N&after=ID`: the journal, newest first. `after` makes it
@@ -143,9 +146,9 @@ function scenarioState(sandbox: Sandbox, world: SandboxSession) {
   }
 }
 
-const sessionBody = z
-  .strictObject({ id: z.string().optional(), scenario: z.string().optional() })
-  .nullable()
+const sessionBody = z.nullable(
+  z.strictObject({ id: z.optional(z.string()), scenario: z.optional(z.string()) }),
+)
 
 /** `POST /__sandbox/sessions`: a session (made, or the existing one) and its keys. */
 export async function createSession(call: ControlCall): Promise<Answer> {

@@ -1,4 +1,3 @@
-import * as z from 'zod'
 import defaultApiKeys from '../../fixtures/api-keys.json'
 import defaultCategories from '../../fixtures/categories.json'
 import { SandboxError } from './errors.js'
@@ -6,49 +5,53 @@ import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
 import { MAX_NAME_LENGTH } from './limits.js'
 import { petStatusSchema, MAX_SAFE_ID } from './schemas.js'
+import * as z from 'zod/mini'
 
-const limitSchema = z.number().int().positive().max(MAX_SAFE_ID)
+const safeId = () => z.number().check(z.int(), z.positive(), z.lte(MAX_SAFE_ID))
+const nonEmpty = () => z.string().check(z.minLength(1))
 
 export const planSchema = z.strictObject({
-  label: z.string().min(1).optional(),
-  perMinute: limitSchema,
-  perDay: limitSchema,
+  label: z.optional(nonEmpty()),
+  perMinute: safeId(),
+  perDay: safeId(),
 })
 
 export const apiKeysFixtureSchema = z.strictObject({
-  plans: z.record(z.string().min(1), planSchema),
+  plans: z.record(nonEmpty(), planSchema),
   keys: z
     .array(
       z.strictObject({
-        key: z.string().regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
-        plan: z.string().min(1),
-        expired: z.boolean().optional(),
+        key: z
+          .string()
+          .check(z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+        plan: nonEmpty(),
+        expired: z.optional(z.boolean()),
       }),
     )
-    .min(1),
+    .check(z.minLength(1)),
 })
 
 export const categoriesFixtureSchema = z
   .array(
     z.strictObject({
-      id: z.number().int().positive().max(MAX_SAFE_ID),
-      name: z.string().min(1),
+      id: safeId(),
+      name: nonEmpty(),
     }),
   )
-  .min(1)
+  .check(z.minLength(1))
 
 /** A fixed pet: an explicit `id` is kept, otherwise ids follow in order. */
 export const petFixtureSchema = z.strictObject({
-  id: z.number().int().positive().max(MAX_SAFE_ID).optional(),
-  name: z.string().min(1).max(MAX_NAME_LENGTH),
-  categoryId: z.number().int().positive().max(MAX_SAFE_ID),
-  status: petStatusSchema.optional(),
+  id: z.optional(safeId()),
+  name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)),
+  categoryId: safeId(),
+  status: z.optional(petStatusSchema),
 })
 
 export const fixturesSchema = z.strictObject({
-  apiKeys: apiKeysFixtureSchema.optional(),
-  categories: categoriesFixtureSchema.optional(),
-  pets: z.array(petFixtureSchema).optional(),
+  apiKeys: z.optional(apiKeysFixtureSchema),
+  categories: z.optional(categoriesFixtureSchema),
+  pets: z.optional(z.array(petFixtureSchema)),
 })
 
 export type Plan = z.infer<typeof planSchema>

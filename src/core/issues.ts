@@ -1,13 +1,20 @@
-import type { z } from 'zod'
+import { config } from 'zod/mini'
+import { globalConfig, type $ZodIssue } from 'zod/v4/core'
+import en from 'zod/v4/locales/en.js'
+
+// The core validates with zod's mini build (zod/mini): the same parser, issues and JSON
+// Schema output as the classic build, without its method-chaining classes, which were
+// about 70 KB (minified) of the browser entry (issue 16). The classic build installs
+// English messages when it makes its first schema; the mini build leaves them out
+// ("Invalid input"). API error messages and SandboxErrors quote some of them, so the
+// core installs the same ones, unless the application set a locale of its own.
+if (!globalConfig.localeError) config(en())
 
 /**
  * Renders zod issues as "field: rule" phrases, so both API error messages and thrown
  * SandboxErrors name the field and what is allowed.
  */
-export function describeIssues(
-  issues: readonly z.core.$ZodIssue[],
-  root = 'body',
-): string {
+export function describeIssues(issues: readonly $ZodIssue[], root = 'body'): string {
   // A value past 2^53 breaks two rules (safe integer, maximum) with the same words.
   const phrases = issues.map(
     (issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`,
@@ -28,7 +35,7 @@ export function fieldPath(path: readonly PropertyKey[], root: string): string {
     .join('')
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: $ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined

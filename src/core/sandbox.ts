@@ -46,7 +46,7 @@ import {
   type SessionEntry,
 } from './sessions.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import {
   MAX_COUNT,
   MAX_JOURNAL_SIZE,
@@ -277,14 +277,16 @@ export interface HandleInit {
   target?: string
 }
 
+const intIn = (min: number, max: number) =>
+  z.optional(z.number().check(z.int(), z.gte(min), z.lte(max)))
 const optionsSchema = z.object({
-  maxSessions: z.number().int().min(1).max(MAX_SESSIONS_LIMIT).optional(),
-  sessionTtlSeconds: z.number().int().min(1).max(MAX_SESSION_TTL_SECONDS).optional(),
-  seed: z.number().int().optional(),
-  count: z.number().int().min(0).max(MAX_COUNT).optional(),
-  journalSize: z.number().int().min(0).max(MAX_JOURNAL_SIZE).optional(),
-  maxPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
-  maxTotalPets: z.number().int().min(0).max(MAX_PETS_LIMIT).optional(),
+  maxSessions: intIn(1, MAX_SESSIONS_LIMIT),
+  sessionTtlSeconds: intIn(1, MAX_SESSION_TTL_SECONDS),
+  seed: z.optional(z.number().check(z.int())),
+  count: intIn(0, MAX_COUNT),
+  journalSize: intIn(0, MAX_JOURNAL_SIZE),
+  maxPets: intIn(0, MAX_PETS_LIMIT),
+  maxTotalPets: intIn(0, MAX_PETS_LIMIT),
 })
 
 /**
@@ -743,8 +745,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 const persistedStateSchema = z.object({
   format: z.literal(STATE_FORMAT),
-  seed: z.number().int(),
-  count: z.number().int(),
+  seed: z.number().check(z.int()),
+  count: z.number().check(z.int()),
   // The same Pet schema the store validates with: a state file holds nothing else.
   pets: z.array(petSchema),
 })

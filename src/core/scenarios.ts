@@ -1,4 +1,3 @@
-import * as z from 'zod'
 import defaultScenario from '../../scenarios/default.json'
 import rateLimited from '../../scenarios/rate-limited.json'
 import rateLimitCountdown from '../../scenarios/rate-limit-countdown.json'
@@ -12,92 +11,104 @@ import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
 import { MAX_COUNT, MAX_LATENCY_MS } from './limits.js'
+import * as z from 'zod/mini'
 
 /** The operations of the v1 API, by the seed's operation names. */
 export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
+const latencyMs = () => z.number().check(z.int(), z.gte(0), z.lte(MAX_LATENCY_MS))
+const positiveInt = () => z.number().check(z.int(), z.positive())
+
 const latencySchema = z.union([
-  z.number().int().min(0).max(MAX_LATENCY_MS),
+  latencyMs(),
   z
     .strictObject({
-      minMs: z.number().int().min(0).max(MAX_LATENCY_MS),
-      maxMs: z.number().int().min(0).max(MAX_LATENCY_MS),
+      minMs: latencyMs(),
+      maxMs: latencyMs(),
     })
-    .refine((range) => range.minMs <= range.maxMs, {
-      message: 'minMs must not be greater than maxMs',
-      path: ['minMs'],
-    }),
+    .check(
+      z.refine((range) => range.minMs <= range.maxMs, {
+        message: 'minMs must not be greater than maxMs',
+        path: ['minMs'],
+      }),
+    ),
 ])
 
 const forcedErrorSchema = z.strictObject({
-  status: z
-    .number()
-    .int()
-    .min(400)
-    .max(599)
+  status: z.number().check(
+    z.int(),
+    z.gte(400),
+    z.lte(599),
     // These carry headers a client relies on (Retry-After, Allow) or codes of their own:
     // the auth and rateLimits fields produce them faithfully.
-    .refine((status) => ![401, 405, 429].includes(status), {
+    z.refine((status) => ![401, 405, 429].includes(status), {
       message: 'must not be 401, 405 or 429: use auth or rateLimits for those',
     }),
-  code: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"'),
-  message: z.string().min(1).optional(),
+  ),
+  code: z
+    .string()
+    .check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"')),
+  message: z.optional(z.string().check(z.minLength(1))),
 })
 
 const planLimitsSchema = z.strictObject({
-  perMinute: z.number().int().positive(),
-  perDay: z.number().int().positive(),
+  perMinute: positiveInt(),
+  perDay: positiveInt(),
 })
 
 /** The schema of a scenario file; `strictObject` so a misspelt field is an error. */
 export const scenarioSchema = z.strictObject({
   name: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case letters, digits and dashes'),
-  description: z.string().min(1),
-  auth: z
-    .strictObject({
-      expireAllKeys: z.boolean().optional(),
-      rejectAllKeys: z.boolean().optional(),
-    })
-    .optional(),
-  rateLimits: z
-    .strictObject({
-      plans: z.record(z.string().min(1), planLimitsSchema).optional(),
-      exhausted: z.boolean().optional(),
-      ban: z
-        .strictObject({
-          afterIgnoredRetries: z.number().int().positive(),
-          durationSeconds: z.number().int().positive(),
-        })
-        .optional(),
-    })
-    .optional(),
-  data: z
-    .strictObject({
-      seed: z.number().int().optional(),
-      count: z.number().int().min(0).max(MAX_COUNT).optional(),
-      pets: z.array(petFixtureSchema).optional(),
-    })
-    .optional(),
-  latency: latencySchema.optional(),
+    .check(
+      z.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case letters, digits and dashes'),
+    ),
+  description: z.string().check(z.minLength(1)),
+  auth: z.optional(
+    z.strictObject({
+      expireAllKeys: z.optional(z.boolean()),
+      rejectAllKeys: z.optional(z.boolean()),
+    }),
+  ),
+  rateLimits: z.optional(
+    z.strictObject({
+      plans: z.optional(z.record(z.string().check(z.minLength(1)), planLimitsSchema)),
+      exhausted: z.optional(z.boolean()),
+      ban: z.optional(
+        z.strictObject({
+          afterIgnoredRetries: positiveInt(),
+          durationSeconds: positiveInt(),
+        }),
+      ),
+    }),
+  ),
+  data: z.optional(
+    z.strictObject({
+      seed: z.optional(z.number().check(z.int())),
+      count: z.optional(z.number().check(z.int(), z.gte(0), z.lte(MAX_COUNT))),
+      pets: z.optional(z.array(petFixtureSchema)),
+    }),
+  ),
+  latency: z.optional(latencySchema),
   /**
    * Demo keys that select this scenario, each with the plan it has: a client that can
    * only choose its key (a mobile app, Postman, a partner's backend) gets the scenario.
    */
-  keys: z
-    .record(
+  keys: z.optional(
+    z.record(
       z
         .string()
-        .regex(
-          /^[\x21-\x2d\x2f-\x7e]{1,100}$/,
-          'must be printable ASCII without "." or spaces',
+        .check(
+          z.regex(
+            /^[\x21-\x2d\x2f-\x7e]{1,100}$/,
+            'must be printable ASCII without "." or spaces',
+          ),
         ),
-      z.string().min(1),
-    )
-    .optional(),
-  errors: z.partialRecord(z.enum([...OPERATIONS, '*']), forcedErrorSchema).optional(),
+      z.string().check(z.minLength(1)),
+    ),
+  ),
+  errors: z.optional(z.partialRecord(z.enum([...OPERATIONS, '*']), forcedErrorSchema)),
 })
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from 'zod/mini'
 import { MAX_NAME_LENGTH } from './limits.js'
 
 /** The availability statuses of the seed's PetStatus enumeration, in its order. */
@@ -7,71 +7,87 @@ export const PET_STATUSES = ['available', 'pending', 'sold'] as const
 /** Largest id or categoryId the sandbox accepts: JSON numbers past 2^53 lose digits. */
 export const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER
 
-// The `.meta()` calls below only feed the OpenAPI document (zod's JSON Schema output):
+// The `z.meta()` checks below only feed the OpenAPI document (zod's JSON Schema output):
 // they change no parsing.
 
 export const petStatusSchema = z
   .enum(PET_STATUSES)
-  .meta({ description: 'Availability status of an animal.' })
+  .check(z.meta({ description: 'Availability status of an animal.' }))
 
-const positiveId = z.number().int().positive().max(MAX_SAFE_ID).meta({ format: 'int64' })
+const positiveId = z
+  .number()
+  .check(z.int(), z.positive(), z.lte(MAX_SAFE_ID), z.meta({ format: 'int64' }))
 
 /** NewPet: the request body of createPet. Unknown fields are stripped, never stored. */
 export const newPetSchema = z
   .object({
-    name: z
-      .string()
-      .min(1)
-      .max(MAX_NAME_LENGTH)
-      .meta({
+    name: z.string().check(
+      z.minLength(1),
+      z.maxLength(MAX_NAME_LENGTH),
+      z.meta({
         description: `The animal's name, 1 to ${MAX_NAME_LENGTH} characters (a limit of the sandbox).`,
         examples: ['Rex'],
       }),
-    categoryId: positiveId.meta({
-      description: 'Identifier of the category the animal belongs to.',
-      examples: [1],
+    ),
+    categoryId: positiveId.check(
+      z.meta({
+        description: 'Identifier of the category the animal belongs to.',
+        examples: [1],
+      }),
+    ),
+    status: z.optional(petStatusSchema),
+  })
+  .check(
+    z.meta({
+      description:
+        'An animal to add. Without a status, the Pet has none (the API states no default). Unknown fields are ignored.',
+      examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
     }),
-    status: petStatusSchema.optional(),
-  })
-  .meta({
-    description:
-      'An animal to add. Without a status, the Pet has none (the API states no default). Unknown fields are ignored.',
-    examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
-  })
+  )
 
 /** Pet: NewPet plus the id the sandbox assigns (first, so bodies read id first). */
 export const petSchema = z
   .object({
-    id: positiveId.meta({
-      description: 'Unique identifier assigned by the service on creation.',
-      examples: [1],
-    }),
+    id: positiveId.check(
+      z.meta({
+        description: 'Unique identifier assigned by the service on creation.',
+        examples: [1],
+      }),
+    ),
     ...newPetSchema.shape,
   })
-  .meta({
-    description: 'An animal as returned: the fields of NewPet plus its id.',
-    examples: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
-  })
+  .check(
+    z.meta({
+      description: 'An animal as returned: the fields of NewPet plus its id.',
+      examples: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
+    }),
+  )
 
 /** The Error body every failed response carries. */
 export const apiErrorSchema = z
   .object({
-    code: z.string().meta({ description: 'Machine-readable error code.' }),
+    code: z.string().check(z.meta({ description: 'Machine-readable error code.' })),
     message: z
       .string()
-      .min(1)
-      .meta({ description: 'What was wrong and how to fix it, for people.' }),
+      .check(
+        z.minLength(1),
+        z.meta({ description: 'What was wrong and how to fix it, for people.' }),
+      ),
     status: z
       .number()
-      .int()
-      .min(400)
-      .max(599)
-      .meta({ description: 'The HTTP status code of the response.' }),
+      .check(
+        z.int(),
+        z.gte(400),
+        z.lte(599),
+        z.meta({ description: 'The HTTP status code of the response.' }),
+      ),
   })
-  .meta({
-    description: 'The body of every error response.',
-    examples: [{ code: 'not_found', message: 'No pet with id 9.', status: 404 }],
-  })
+  .check(
+    z.meta({
+      description: 'The body of every error response.',
+      examples: [{ code: 'not_found', message: 'No pet with id 9.', status: 404 }],
+    }),
+  )
 
 /** One of `available`, `pending`, `sold`. */
 export type PetStatus = z.infer<typeof petStatusSchema>

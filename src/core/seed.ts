@@ -1,9 +1,6 @@
-import type { Faker } from '@faker-js/faker'
-// faker's base build, without locale data. The package's main entry loads every locale
-// (bench: 120-160 ms of the standalone server's startup), and even the English one is
-// 288 KB of source to load at every start, of which the sandbox uses the pet names.
-import { faker as baseFaker } from '@faker-js/faker/locale/base'
+import { SandboxError } from './errors.js'
 import type { Category, PetFixture } from './fixtures.js'
+import { createSeededRandom, type SeededRandom } from './mersenne.js'
 import type { PetStatus } from './schemas.js'
 
 /**
@@ -20,9 +17,6 @@ export const PET_NAMES = [
   'Stella', 'Teddy', 'Tuffy',
 ]
 
-/** Faker's reference date is pinned so no generated value depends on the day it runs. */
-export const SEED_REFERENCE_DATE = '2026-01-01T00:00:00.000Z'
-
 const STATUS_WEIGHTS: Array<{ weight: number; value: PetStatus | undefined }> = [
   { weight: 55, value: 'available' },
   { weight: 25, value: 'pending' },
@@ -31,27 +25,50 @@ const STATUS_WEIGHTS: Array<{ weight: number; value: PetStatus | undefined }> = 
   { weight: 5, value: undefined },
 ]
 
+// faker's helpers.arrayElement: a one-element array draws no number.
+function arrayElement<T>(random: SeededRandom, items: readonly T[]): T {
+  if (items.length === 0)
+    throw SandboxError.for(
+      'INVALID_FIXTURES',
+      'seed pets',
+      'there are no categories to draw from',
+      'Give at least one category in fixtures.categories.',
+    )
+  return items[items.length > 1 ? Math.floor(random.next() * items.length) : 0]!
+}
+
+// faker's helpers.weightedArrayElement: number.float({ min: 0, max: total }).
+function weightedArrayElement<T>(
+  random: SeededRandom,
+  items: ReadonlyArray<{ weight: number; value: T }>,
+): T {
+  const total = items.reduce((sum, { weight }) => sum + weight, 0)
+  const drawn = random.next() * total
+  let reached = 0
+  for (const { weight, value } of items) {
+    reached += weight
+    if (drawn < reached) return value
+  }
+  return items.at(-1)!.value
+}
+
 /**
- * Generates `count` pets, with ids 1 to `count`, from a private faker instance: the same
- * seed, count and categories give the same pets, byte for byte, in every runtime.
+ * Generates `count` pets, with ids 1 to `count`: the same seed, count and categories
+ * give the same pets, byte for byte, in every runtime, and the same as faker 10's
+ * English build did (`animal.petName()`, `helpers.arrayElement`,
+ * `helpers.weightedArrayElement` after `faker.seed(seed)`), which seed.test.ts checks.
  */
 export function generatePets(
   seed: number,
   count: number,
   categories: Category[],
 ): PetFixture[] {
-  const FakerClass = baseFaker.constructor as typeof Faker
-  // A private instance, so seeding never touches the shared one users may have seeded.
-  const faker = new FakerClass({
-    locale: [{ animal: { pet_name: PET_NAMES } }, baseFaker.rawDefinitions],
-  })
-  faker.seed(seed)
-  faker.setDefaultRefDate(SEED_REFERENCE_DATE)
+  const random = createSeededRandom(seed)
   const pets: PetFixture[] = new Array(count)
   for (let index = 0; index < count; index++) {
-    const name = faker.animal.petName()
-    const categoryId = faker.helpers.arrayElement(categories).id
-    const status = faker.helpers.weightedArrayElement(STATUS_WEIGHTS)
+    const name = arrayElement(random, PET_NAMES)
+    const categoryId = arrayElement(random, categories).id
+    const status = weightedArrayElement(random, STATUS_WEIGHTS)
     const id = index + 1
     pets[index] =
       status === undefined ? { id, name, categoryId } : { id, name, categoryId, status }

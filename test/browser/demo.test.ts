@@ -11,7 +11,8 @@ import { extname, join, normalize, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getResponse } from 'msw'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, inject, describe, expect, test } from 'vitest'
+import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 import { createSandbox, type Pet, type Sandbox } from 'petstore-sandbox'
 
 // Drives the demo page (examples/browser, built into dist/demo) in Debian's Chromium with
@@ -20,7 +21,6 @@ import { createSandbox, type Pet, type Sandbox } from 'petstore-sandbox'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const demoDir = join(root, 'dist/demo')
 const screenshotPath = join(root, 'test-output/browser-demo.png')
-const CHROMIUM = '/usr/bin/chromium'
 const KEY = 'sandbox-free-key'
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -117,28 +117,14 @@ const header = (page: Page, name: string) =>
 let browser: Browser
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    // Fail, never skip: CI installs Debian's chromium for exactly this test.
-    throw new Error(
-      `Failed to start the browser test: ${CHROMIUM} is missing. Install it with "apt-get update && apt-get install -y chromium".`,
-    )
-  }
   if (!existsSync(join(demoDir, 'index.html'))) {
     execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
       stdio: 'inherit',
     })
   }
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: browserPath(inject('browserSearch')),
+    args: LAUNCH_ARGS,
   })
 })
 

@@ -13,25 +13,20 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { chromium, type Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, inject, expect, test } from 'vitest'
+import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 
 // The override file of test/overrides (used there in Node, Express and the CLI) in the
 // browser runtime: setupSandboxWorker({ handlers }) in Debian's Chromium.
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const pageDir = join(root, 'test-output/overrides-page')
-const CHROMIUM = '/usr/bin/chromium'
 
 let browser: Browser
 let server: Server
 let origin: string
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Failed to start the browser test: ${CHROMIUM} is missing. Install it with "apt-get update && apt-get install -y chromium".`,
-    )
-  }
   rmSync(pageDir, { recursive: true, force: true })
   mkdirSync(pageDir, { recursive: true })
   await build({
@@ -71,16 +66,8 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: browserPath(inject('browserSearch')),
+    args: LAUNCH_ARGS,
   })
 })
 

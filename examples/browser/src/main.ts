@@ -26,7 +26,7 @@ async function resolveMode(): Promise<Mode> {
 let openInspector: (() => void) | undefined
 
 async function startWorker(): Promise<string> {
-  // Loaded only in worker mode, so server mode never downloads the sandbox and faker.
+  // Loaded only in worker mode, so server mode never downloads the sandbox.
   const { setupSandboxWorker } = await import('petstore-sandbox/browser')
   const seed = params.has('seed') ? Number(params.get('seed')) : 42
   const scenario = params.get('scenario') ?? undefined
