@@ -311,7 +311,7 @@ async function answer(
     const message =
       decision.code === 'api_key_temporarily_banned'
         ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
-        : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+        : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${scenarioSource(scenario, key)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
     const failure = fail(decision.code, message)
     noteFailure(entry, failure)
     return errorReply(failure, headers)
@@ -362,6 +362,13 @@ async function answer(
 function noteFailure(entry: Described['entry'], failure: Failure) {
   entry.code = failure.code
   entry.message = failure.message
+}
+
+/** Where a request's scenario came from, and how to leave it, for messages. */
+function scenarioSource(scenario: Scenario, key: KnownKey) {
+  return key.scenario === scenario.name
+    ? `the key ${key.key} selects it: use a key without a scenario, such as sandbox-free-key`
+    : 'switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one'
 }
 
 /** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */

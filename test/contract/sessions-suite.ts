@@ -140,6 +140,10 @@ export function defineSessionsSuite(
       const limited = await call('GET', '/v1/pets', { key: 'sandbox-rate-limited-key' })
       expect(limited.status).toBe(429)
       expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+      // The message says where the scenario came from and how to leave it.
+      expect(limited.body.message).toMatch(
+        /scenario "rate-limited" starts every minute window used up \(the key sandbox-rate-limited-key selects it/,
+      )
       const missing = await call('GET', '/v1/pets/1', {
         key: 'sandbox-missing-pet-key.dan',
       })
