@@ -4,15 +4,15 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { startApp } from '../express/start-app.js'
+import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 
 // Drives the standalone server's own pages, /docs/ (Swagger UI) and /inspector/, in
 // Debian's Chromium: "Try it out" against the sandbox, the request showing up live in
 // the inspector, nothing loaded from another host, and axe-core's accessibility check.
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const CHROMIUM = '/usr/bin/chromium'
 const outDir = join(root, 'test-output')
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -52,28 +52,16 @@ const cspErrors: string[] = []
 const pageErrors: string[] = []
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Failed to start the browser test: ${CHROMIUM} is missing. Install it with "apt-get update && apt-get install -y chromium".`,
-    )
-  }
   if (!existsSync(join(root, 'dist/docs/index.html'))) {
     execFileSync(process.execPath, [join(root, 'scripts/build-pages.js')], {
       stdio: 'inherit',
     })
   }
   app = await startApp({ seed: 42 })
+  // The browser the suite found (CHROME_PATH, the system's, a Playwright cache).
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: browserPath(inject('browserSearch')),
+    args: LAUNCH_ARGS,
   })
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
