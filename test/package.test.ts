@@ -1,19 +1,12 @@
 import { execFile, spawn } from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
 import { killAll, track } from './cli/cli-process.js'
+import { createPackedApp, npmInstall } from './packed-app.js'
 
 // msw's test/modules idea: the package as users get it, from its tarball, in an empty
 // folder, through its public names only.
@@ -21,6 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const run = promisify(execFile)
 let folder: string
 let app: string
+let tarball: string
 
 beforeAll(async () => {
   if (
@@ -29,30 +23,8 @@ beforeAll(async () => {
   ) {
     throw new Error('dist/ is missing: run "npm run build" first (npm test does).')
   }
-  folder = mkdtempSync(join(tmpdir(), 'petstore-pack-'))
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
-    cwd: ROOT,
-  })
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
-  app = join(folder, 'app')
-  mkdirSync(app)
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'pack-test', private: true, type: 'module' }),
-  )
-  await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-      join(folder, filename),
-      'msw@2',
-    ],
-    { cwd: app },
-  )
+  ;({ folder, app, tarball } = await createPackedApp('pack-test'))
+  await npmInstall(app, tarball, 'msw@2')
 }, 120_000)
 
 afterAll(async () => {

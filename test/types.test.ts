@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createPackedApp, npmInstall } from './packed-app.js'
 
 // The declarations as users compile them (issue 16): the packed tarball in an empty
 // project, type-checked with skipLibCheck false under each moduleResolution a user may
@@ -81,42 +81,18 @@ async function typeCheck(
   }
 }
 
-async function install(...specs: string[]) {
-  await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-      ...specs,
-    ],
-    { cwd: app },
-  )
-}
-
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/index.d.ts'))) {
     throw new Error('dist/ is missing: run "npm run build" first (npm test does).')
   }
-  folder = mkdtempSync(join(tmpdir(), 'petstore-types-'))
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], {
-    cwd: ROOT,
-  })
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }]
-  app = join(folder, 'app')
-  mkdirSync(app)
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'types-test', private: true, type: 'module' }),
-  )
+  let tarball: string
+  ;({ folder, app, tarball } = await createPackedApp('types-test'))
   writeFileSync(join(app, 'use.ts'), USE_EVERY_ENTRY)
   writeFileSync(join(app, 'use-express.ts'), USE_EXPRESS)
   // The msw and Node types this checkout runs on (CI's second leg: msw 3).
   const msw = (require('msw/package.json') as { version: string }).version
   const typesNode = (require('@types/node/package.json') as { version: string }).version
-  await install(join(folder, filename), `msw@${msw}`, `@types/node@${typesNode}`)
+  await npmInstall(app, tarball, `msw@${msw}`, `@types/node@${typesNode}`)
 }, 180_000)
 
 afterAll(() => {
@@ -151,7 +127,7 @@ test('moduleResolution node10 finds every entry through typesVersions', async ()
 
 test('the Express entry compiles with @types/express, under bundler and node16', async () => {
   expect(await typeCheck('use-express.ts', 'bundler')).toMatch(/TS7016.*'express'/)
-  await install('@types/express@5')
+  await npmInstall(app, '@types/express@5')
   expect(await typeCheck('use-express.ts', 'bundler')).toBe('')
   expect(await typeCheck('use-express.ts', 'node16')).toBe('')
 }, 120_000)
