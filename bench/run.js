@@ -7,6 +7,7 @@
 // BENCH_ONLY=persist (only the --persist rows of issue 14, about a minute),
 // BENCH_ONLY=sessions (only the sessions rows of issue 15, bench/sessions.js).
 // BENCH_ONLY=bundle (only the browser bundle sizes of issue 16, a few seconds).
+// BENCH_ONLY=docs (only the /docs/ render times of issue 17, bench/docs-render.js).
 import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
@@ -23,6 +24,7 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { measureBundle } from './bundle.js'
+import { evaluateDocsTargets, measureDocsRender, renderDocs } from './docs-render.js'
 import {
   freePort,
   getText,
@@ -445,6 +447,16 @@ async function main() {
     if (targets.some((target) => target.result !== 'PASS')) process.exitCode = 1
     return
   }
+  if (process.env.BENCH_ONLY === 'docs') {
+    const only = { date: new Date().toISOString(), machine: host, config }
+    only.docs = await measureDocsRender(ROOT, log)
+    only.targets = evaluateDocsTargets(only)
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'docs.json'), `${JSON.stringify(only, null, 2)}\n`)
+    process.stdout.write(`\n${renderDocs(only, only.targets)}`)
+    log(`\nwritten: bench/results/docs.json`)
+    return
+  }
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
   const petsFile = await writePets(dir)
@@ -481,6 +493,7 @@ async function main() {
   const sessions = await measureSessions(ROOT, config, log)
   log('bundle: the browser entry over msw alone (esbuild, minified, gzipped)')
   const bundle = await measureBundle(ROOT)
+  const docs = await measureDocsRender(ROOT, log)
 
   const results = {
     date: new Date().toISOString(),
@@ -495,9 +508,14 @@ async function main() {
     persist,
     sessions,
     bundle,
+    docs,
   }
   results.figures = { ...figures(results), ...sessionFigures(results) }
-  const targets = [...evaluateTargets(results), ...evaluateSessionTargets(results)]
+  const targets = [
+    ...evaluateTargets(results),
+    ...evaluateSessionTargets(results),
+    ...evaluateDocsTargets(results),
+  ]
   results.targets = targets
 
   mkdirSync(RESULTS, { recursive: true })
@@ -513,7 +531,7 @@ async function main() {
   const comparison = compare(previous, results)
   const markdown = renderMarkdown(results, targets, comparison).replace(
     '\n## Targets',
-    `\n${renderSessions(results, targets)}\n## Targets`,
+    `\n${renderSessions(results, targets)}\n${renderDocs(results, targets)}\n## Targets`,
   )
   writeFileSync(latestJson, `${JSON.stringify(results, null, 2)}\n`)
   writeFileSync(join(RESULTS, 'latest.md'), markdown)

@@ -1,11 +1,19 @@
 // Builds the standalone server's own pages into dist/: /docs/ (Swagger UI from
 // swagger-ui-dist over the server's /openapi.json) and /inspector/ (the live request
 // journal). Everything they load is in their folder: no CDN, works offline.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { renderDocsPreview } from './pages/docs-preview.js'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -48,6 +56,13 @@ main#inspector { max-width: 72rem; margin: 1.25rem auto; padding: 0 1.25rem; }
  * await buildPages({ outdir: 'dist' })
  */
 export async function buildPages({ outdir = join(root, 'dist') } = {}) {
+  const openapiFile = join(outdir, 'openapi.json')
+  if (!existsSync(openapiFile)) {
+    throw new Error(
+      `${openapiFile} is missing: /docs/ lists the operations of that document. Run "node scripts/write-openapi.js" first (npm run build does).`,
+    )
+  }
+  const openapi = JSON.parse(readFileSync(openapiFile, 'utf8'))
   const docsDir = join(outdir, 'docs')
   const inspectorDir = join(outdir, 'inspector')
   for (const dir of [docsDir, inspectorDir]) {
@@ -102,7 +117,8 @@ export async function buildPages({ outdir = join(root, 'dist') } = {}) {
 <span>sent as <code>Authorization: Bearer &lt;key&gt;</code>; demo keys are not secrets. Each operation also takes <code>X-Sandbox-Scenario</code> and <code>X-Sandbox-Session</code>.</span>
 </div>
 </section>
-<div id="swagger-ui"></div>
+${renderDocsPreview(openapi)}
+<div id="swagger-ui" hidden></div>
 </main>`,
     }),
   )

@@ -91,6 +91,9 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
     await docs.waitForSelector('#operations-Pets-listPets')
     await docs.waitForSelector('body[data-ready="true"]')
+    // Swagger UI has taken the place of the build-time list.
+    expect(await docs.locator('#docs-preview').count()).toBe(0)
+    expect(await docs.locator('#swagger-ui').isVisible()).toBe(true)
     for (const id of ['createPet', 'getPet']) {
       await expect
         .poll(() => docs.locator(`#operations-Pets-${id}`).isVisible(), {
@@ -143,6 +146,43 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
 
   test('/docs/ has no serious or critical accessibility violation', async () => {
     expect(await seriousViolations(docs)).toEqual([])
+  })
+
+  test('/docs/ lists every operation before Swagger UI renders, and without it', async () => {
+    const openapi = (await (await fetch(`${app.origin}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; deprecated?: boolean }>
+      >
+    }
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.operationId)
+        .map(([method, operation]) => ({ path, method, ...operation })),
+    )
+    expect(operations.length).toBeGreaterThan(10)
+    // Swagger UI's script does not arrive: the page keeps its list and says why.
+    const bare = await context.newPage()
+    await bare.route('**/docs/swagger-ui-bundle.js', (route) => route.abort())
+    await bare.goto(`${app.origin}/docs/`)
+    const status = bare.locator('.docs-preview-status')
+    await expect
+      .poll(() => status.textContent(), { timeout: 10_000 })
+      .toContain('Swagger UI (./swagger-ui-bundle.js) did not load')
+    for (const { path, method, operationId, deprecated } of operations) {
+      const item = bare.locator(`#docs-preview li[data-operation="${operationId}"]`)
+      expect(await item.isVisible(), operationId).toBe(true)
+      expect(await item.locator('.opblock-summary-method').textContent()).toBe(
+        method.toUpperCase(),
+      )
+      expect(await item.locator('.opblock-summary-path').textContent()).toBe(path)
+      expect(await item.locator('.docs-preview-deprecated').count()).toBe(
+        deprecated ? 1 : 0,
+      )
+    }
+    expect(await bare.locator('#swagger-ui').isHidden()).toBe(true)
+    expect(await seriousViolations(bare)).toEqual([])
+    await bare.close()
   })
 
   test('/inspector/ shows that request, and the next ones without reloading', async () => {
