@@ -29,12 +29,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
-import {
-  createOverlayDataset,
-  createSharedSeed,
-  type OverlayDataset,
-  type SharedSeed,
-} from './overlay-dataset.js'
+import { createSharedSeed, OverlayDataset, type SharedSeed } from './overlay-dataset.js'
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
@@ -475,7 +470,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const worldJournal = new Journal(journalSize)
     worldJournal.subscribe(forward)
     let worldActive = currentStartup()
-    let pets = createOverlayDataset(sharedSeedFor(undefined), quota)
+    let pets = new OverlayDataset(sharedSeedFor(undefined), quota)
     let copied: Dataset | undefined
     let scenarioPets = new Map<string, OverlayDataset>()
     let worldPending: Promise<void> = Promise.resolve()
@@ -495,7 +490,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         if (!scenario.data) return copied ?? pets
         let data = scenarioPets.get(scenario.name)
         if (!data) {
-          data = createOverlayDataset(sharedSeedFor(scenario), quota)
+          data = new OverlayDataset(sharedSeedFor(scenario), quota)
           scenarioPets.set(scenario.name, data)
         }
         return data
@@ -528,7 +523,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         worldJournal.clear()
         worldActive = currentStartup()
         release()
-        pets = createOverlayDataset(sharedSeedFor(undefined), quota)
+        pets = new OverlayDataset(sharedSeedFor(undefined), quota)
         copied = undefined
         scenarioPets = new Map()
         worldPending = Promise.resolve()
