@@ -311,7 +311,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let fixtures = resolveFixtures(options.fixtures, undefined, maxPets)
   const bases = parseBaseUrls(options.baseUrl)
   const clock = createClock(options.clock)
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  // Every world's journal, the default one's and each session's, tells these listeners.
+  const requestListeners = new Set<(entry: JournalEntry) => void>()
+  const forward = (entry: JournalEntry) => {
+    for (const listener of requestListeners) listener(entry)
+  }
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, forward)
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
@@ -435,11 +440,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   // Everything every session shares; a session adds its own clock, limiter, journal,
   // scenario switch and pets.
-  const requestListeners = new Set<(entry: JournalEntry) => void>()
-  const forward = (entry: JournalEntry) => {
-    for (const listener of requestListeners) listener(entry)
-  }
-  journal.subscribe(forward)
 
   /** The seeded pets of the default data and of each data scenario, made once for every session. */
   const sharedSeeds = new Map<string, SharedSeed>()
@@ -467,8 +467,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const createSessionWorld = (id: string, now: number): World => {
     const worldClock = createClock(options.clock)
     const worldLimiter = new RateLimiter()
-    const worldJournal = new Journal(journalSize)
-    worldJournal.subscribe(forward)
+    const worldJournal = new Journal(journalSize, forward)
     let worldActive = currentStartup()
     let pets = new OverlayDataset(sharedSeedFor(undefined), quota)
     let copied: Dataset | undefined
