@@ -503,7 +503,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         id: world.id,
         createdAt: new Date(world.createdAt).toISOString(),
         lastUsedAt: new Date(world.lastUsedAt).toISOString(),
-        pets: world.state().counts.pets,
+        pets: world.petCount(),
       })),
     endSession: (id) => sessionRegistry.delete(id),
     handlers: [],
