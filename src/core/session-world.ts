@@ -13,10 +13,10 @@ import type { SessionEntry } from './sessions.js'
  * What a session reads of its sandbox, live. One object for every session of a
  * sandbox: each holds a reference to it, not copies of its parts.
  */
-export interface SessionHost extends Pick<
-  ApiContext,
-  'bases' | 'keys' | 'anonymousPlan' | 'registry' | 'latency'
-> {
+export interface SessionHost extends Pick<ApiContext, 'bases' | 'registry' | 'latency'> {
+  /** The demo keys as indexed now: loading a scenario may add some. */
+  keys(): ApiContext['keys']
+  anonymousPlan(): ApiContext['anonymousPlan']
   readonly clockOptions: ClockOptions | undefined
   readonly journalSize: number
   /** Every world of the sandbox counts its created pets here. */
@@ -77,10 +77,10 @@ export class SessionWorld implements SessionEntry, SandboxSession, ApiContext {
     return this.#host.bases
   }
   get keys() {
-    return this.#host.keys
+    return this.#host.keys()
   }
   get anonymousPlan() {
-    return this.#host.anonymousPlan
+    return this.#host.anonymousPlan()
   }
   get registry() {
     return this.#host.registry
