@@ -46,8 +46,8 @@ export interface ApiContext {
   limiter: RateLimiter
   journal: Journal
   latency: Latency | undefined
-  /** Resolves once seeding or a reset is done. */
-  ready(): Promise<void>
+  /** Resolves once seeding or a reset is done (read per request: a reset replaces it). */
+  readonly ready: Promise<void>
 }
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -185,7 +185,7 @@ export async function handleApiRequest(
   const described = describe(ctx, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
-  await ctx.ready()
+  await ctx.ready
   // Strongest first: the request's header, the key's scenario, the session's switch.
   let scenario = ctx.activeScenario()
   const requested = requestedScenario(request)

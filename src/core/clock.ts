@@ -72,62 +72,88 @@ export function toEpochMs(instant: string | number | Date, field: string): numbe
   return checkRange(ms, `set the clock from "${field}"`, JSON.stringify(instant))
 }
 
-/** Creates a sandbox clock. `realNow` is injectable so the clock itself is testable. */
-export function createClock(
-  options: ClockOptions = {},
-  realNow = () => Date.now(),
-): Clock {
-  const start =
-    options.now === undefined ? undefined : toEpochMs(options.now, 'clock.now')
-  let offset = 0
-  let frozenAt: number | undefined
+const realTime = () => Date.now()
 
-  const reset = () => {
-    offset = start === undefined ? 0 : start - realNow()
-    frozenAt = options.frozen ? (start ?? realNow()) : undefined
+/**
+ * Creates a sandbox clock. `realNow` is injectable so the clock itself is testable.
+ * Every session has one, so it is a class: its methods live once on the prototype, not as
+ * seven closures per session.
+ */
+export function createClock(options: ClockOptions = {}, realNow = realTime): Clock {
+  return new SandboxClock(
+    options.now === undefined ? undefined : toEpochMs(options.now, 'clock.now'),
+    options.frozen ?? false,
+    realNow,
+  )
+}
+
+class SandboxClock implements Clock {
+  /** The instant of the options, if any: where `reset` goes back to. */
+  readonly #start: number | undefined
+  readonly #startsFrozen: boolean
+  readonly #realNow: () => number
+  #offset = 0
+  #frozenAt: number | undefined
+
+  constructor(start: number | undefined, startsFrozen: boolean, realNow: () => number) {
+    this.#start = start
+    this.#startsFrozen = startsFrozen
+    this.#realNow = realNow
+    this.reset()
   }
-  reset()
 
   // A running clock stops at the end of its range rather than run past it.
-  const now = () => frozenAt ?? Math.min(realNow() + offset, CLOCK_RANGE.max)
+  now() {
+    return this.#frozenAt ?? Math.min(this.#realNow() + this.#offset, CLOCK_RANGE.max)
+  }
 
-  return {
-    now,
-    set(instant) {
-      const target = toEpochMs(instant, 'now')
-      if (frozenAt !== undefined) frozenAt = target
-      else offset = target - realNow()
-    },
-    advance(seconds) {
-      if (!Number.isFinite(seconds)) {
-        throw SandboxError.for(
-          'INVALID_CLOCK',
-          'advance the clock by "advanceSeconds"',
-          `${JSON.stringify(seconds)} is not a number of seconds`,
-          'Pass a finite number such as 60.',
-        )
-      }
-      const target = now() + seconds * 1000
-      checkRange(
-        target,
+  set(instant: string | number | Date) {
+    this.#moveTo(toEpochMs(instant, 'now'))
+  }
+
+  advance(seconds: number) {
+    if (!Number.isFinite(seconds)) {
+      throw SandboxError.for(
+        'INVALID_CLOCK',
         'advance the clock by "advanceSeconds"',
-        `${seconds} s from ${new Date(now()).toISOString()}`,
+        `${JSON.stringify(seconds)} is not a number of seconds`,
+        'Pass a finite number such as 60.',
       )
-      // From the time shown, not the offset: a clock stopped at the end goes back from there.
-      if (frozenAt !== undefined) frozenAt = target
-      else offset = target - realNow()
-    },
-    freeze(instant) {
-      frozenAt = instant === undefined ? now() : toEpochMs(instant, 'now')
-    },
-    unfreeze() {
-      if (frozenAt === undefined) return
-      offset = frozenAt - realNow()
-      frozenAt = undefined
-    },
-    reset,
-    state() {
-      return { now: new Date(now()).toISOString(), frozen: frozenAt !== undefined }
-    },
+    }
+    const target = this.now() + seconds * 1000
+    checkRange(
+      target,
+      'advance the clock by "advanceSeconds"',
+      `${seconds} s from ${new Date(this.now()).toISOString()}`,
+    )
+    // From the time shown, not the offset: a clock stopped at the end goes back from there.
+    this.#moveTo(target)
+  }
+
+  freeze(instant?: string | number | Date) {
+    this.#frozenAt = instant === undefined ? this.now() : toEpochMs(instant, 'now')
+  }
+
+  unfreeze() {
+    if (this.#frozenAt === undefined) return
+    this.#offset = this.#frozenAt - this.#realNow()
+    this.#frozenAt = undefined
+  }
+
+  reset() {
+    this.#offset = this.#start === undefined ? 0 : this.#start - this.#realNow()
+    this.#frozenAt = this.#startsFrozen ? (this.#start ?? this.#realNow()) : undefined
+  }
+
+  state(): ClockState {
+    return {
+      now: new Date(this.now()).toISOString(),
+      frozen: this.#frozenAt !== undefined,
+    }
+  }
+
+  #moveTo(target: number) {
+    if (this.#frozenAt !== undefined) this.#frozenAt = target
+    else this.#offset = target - this.#realNow()
   }
 }

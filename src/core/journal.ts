@@ -54,51 +54,69 @@ const HEADER_VALUE_LIMIT = 256
 /** The most request headers an entry keeps. */
 const HEADER_COUNT_LIMIT = 16
 
-/** A bounded journal of the most recent requests: memory stays flat under any load. */
+/**
+ * A bounded journal of the most recent requests: memory stays flat under any load.
+ *
+ * Every session has one, most of them holding a request or two, so it allocates
+ * nothing before its first entry and then an array of one: the first `push` onto an
+ * empty array reserves room for 17.
+ */
 export class Journal {
-  readonly #entries: JournalEntry[] = []
-  readonly #listeners = new Set<(entry: JournalEntry) => void>()
+  #entries: JournalEntry[] | undefined
   /** Entries holding a body, oldest first, and their text's total length. */
-  readonly #withBody: JournalEntry[] = []
+  #withBody: JournalEntry[] | undefined
   #bodyChars = 0
   #nextId = 1
+  /** Called after every entry, before the listeners (a session's journal forwards to the sandbox's). */
+  readonly #onAdd: ((entry: JournalEntry) => void) | undefined
+  /** Made by the first `subscribe`: sessions' journals only ever have `onAdd`. */
+  #listeners: Set<(entry: JournalEntry) => void> | undefined
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    onAdd?: (entry: JournalEntry) => void,
+  ) {
+    this.#onAdd = onAdd
+  }
 
   add(entry: Omit<JournalEntry, 'id'>) {
     const full = { id: this.#nextId++, ...entry }
     if (this.size > 0) {
-      this.#entries.push(full)
-      if (this.#entries.length > this.size) {
-        const dropped = this.#entries.shift()
-        if (dropped?.body !== undefined && this.#withBody[0] === dropped) {
+      const entries = append(this.#entries, full)
+      this.#entries = entries
+      if (entries.length > this.size) {
+        const dropped = entries.shift()
+        if (dropped?.body !== undefined && this.#withBody?.[0] === dropped) {
           this.#withBody.shift()
           this.#bodyChars -= dropped.body.length
         }
       }
       if (full.body !== undefined) {
-        this.#withBody.push(full)
+        const withBody = append(this.#withBody, full)
+        this.#withBody = withBody
         this.#bodyChars += full.body.length
-        while (this.#bodyChars > JOURNAL_BODY_BUDGET && this.#withBody.length > 1) {
-          const oldest = this.#withBody.shift() as JournalEntry
+        while (this.#bodyChars > JOURNAL_BODY_BUDGET && withBody.length > 1) {
+          const oldest = withBody.shift() as JournalEntry
           this.#bodyChars -= oldest.body?.length ?? 0
           delete oldest.body
           oldest.bodyTruncated = true
         }
       }
     }
-    for (const listener of this.#listeners) listener(full)
+    this.#onAdd?.(full)
+    if (this.#listeners) for (const listener of this.#listeners) listener(full)
   }
 
   /** The most recent entries, newest first; with `after`, only those with a greater id. */
   recent(limit = this.size, after?: number): JournalEntry[] {
-    let start = Math.max(0, this.#entries.length - limit)
+    const entries = this.#entries ?? []
+    let start = Math.max(0, entries.length - limit)
     if (after !== undefined) {
       // Ids grow by one per entry, so the first newer entry is found by arithmetic.
-      const oldest = this.#entries[0]?.id ?? this.#nextId
-      start = Math.max(start, Math.min(this.#entries.length, after + 1 - oldest))
+      const oldest = entries[0]?.id ?? this.#nextId
+      start = Math.max(start, Math.min(entries.length, after + 1 - oldest))
     }
-    return this.#entries.slice(start).reverse()
+    return entries.slice(start).reverse()
   }
 
   /** The id of the newest request this journal has seen (0 for none); clear() keeps counting. */
@@ -107,15 +125,23 @@ export class Journal {
   }
 
   clear() {
-    this.#entries.length = 0
-    this.#withBody.length = 0
+    this.#entries = undefined
+    this.#withBody = undefined
     this.#bodyChars = 0
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {
-    this.#listeners.add(listener)
-    return () => this.#listeners.delete(listener)
+    const listeners = (this.#listeners ??= new Set())
+    listeners.add(listener)
+    return () => listeners.delete(listener)
   }
+}
+
+/** Adds `entry` to `list`, making it when there is none yet. */
+function append(list: JournalEntry[] | undefined, entry: JournalEntry): JournalEntry[] {
+  if (!list) return [entry]
+  list.push(entry)
+  return list
 }
 
 /** The request headers an entry keeps: `Content-Type` and `X-Sandbox-*`, bounded. */

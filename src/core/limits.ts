@@ -13,7 +13,10 @@ export const MAX_LATENCY_MS = 60_000
 /** The most requests the journal keeps. */
 export const MAX_JOURNAL_SIZE = 100_000
 
-/** The largest `maxSessions` (sessions are memory: 10,000 live ones are about 100 MB). */
+/**
+ * The largest `maxSessions` (sessions are memory: 10,000 live ones hold about 14 MB of
+ * heap, and a server serving them peaks near 250 MB of RSS; README.md#performance).
+ */
 export const MAX_SESSIONS_LIMIT = 100_000
 
 /** The longest session idle time, in seconds: 30 days. */

@@ -61,6 +61,26 @@ test('keys have separate windows; peek never counts', () => {
   expect(limiter.peek(undefined, policy, now)['x-ratelimit-remaining']).toBe('3')
 })
 
+test('every key keeps its own window, the first as the later ones, until reset', () => {
+  const limiter = new RateLimiter()
+  const now = at('2027-01-01T00:00:00Z')
+  const remaining = (key: string) =>
+    limiter.peek(key, policy, now)['x-ratelimit-remaining']
+  for (const [key, times] of [
+    ['a', 1],
+    ['b', 2],
+    ['c', 3],
+    ['a', 1],
+  ] as const) {
+    for (let index = 0; index < times; index++) limiter.check(key, policy, now)
+  }
+  expect(['a', 'b', 'c', 'd'].map(remaining)).toEqual(['1', '1', '0', '3'])
+  expect(limiter.check('c', policy, now).allowed).toBe(false)
+  limiter.reset()
+  expect(['a', 'b', 'c'].map(remaining)).toEqual(['3', '3', '3'])
+  expect(limiter.check('c', policy, now).allowed).toBe(true)
+})
+
 test('an exhausted policy denies from the first request', () => {
   const limiter = new RateLimiter()
   const decision = limiter.check(

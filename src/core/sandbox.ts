@@ -29,12 +29,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
-import {
-  createOverlayDataset,
-  createSharedSeed,
-  type OverlayDataset,
-  type SharedSeed,
-} from './overlay-dataset.js'
+import { createSharedSeed, type SharedSeed } from './overlay-dataset.js'
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
@@ -43,8 +38,8 @@ import {
   SESSION_CREATED_HEADER,
   selectSession,
   SessionRegistry,
-  type SessionEntry,
 } from './sessions.js'
+import { SessionWorld, type SessionHost } from './session-world.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod/mini'
 import {
@@ -316,7 +311,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let fixtures = resolveFixtures(options.fixtures, undefined, maxPets)
   const bases = parseBaseUrls(options.baseUrl)
   const clock = createClock(options.clock)
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  // Every world's journal, the default one's and each session's, tells these listeners.
+  const requestListeners = new Set<(entry: JournalEntry) => void>()
+  const forward = (entry: JournalEntry) => {
+    for (const listener of requestListeners) listener(entry)
+  }
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, forward)
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
@@ -380,33 +380,26 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }
   }
 
-  /**
-   * What every world's context shares, read live: one object, the prototype of each
-   * world's context, so 10,000 sessions do not hold 10,000 copies of its getters.
-   */
-  const sharedContext = Object.create(null, {
-    bases: { value: bases },
-    keys: { get: () => keys },
-    anonymousPlan: { get: () => anonymousPlan() },
-    registry: { value: registry },
-    latency: { value: options.latency },
-  }) as Pick<ApiContext, 'bases' | 'keys' | 'anonymousPlan' | 'registry' | 'latency'>
-  /** A world's view of the sandbox: what every session shares, plus its own. */
-  const makeContext = (
-    own: Pick<
-      ApiContext,
-      'clock' | 'limiter' | 'journal' | 'activeScenario' | 'dataset' | 'ready' | 'session'
-    >,
-  ): ApiContext => Object.assign(Object.create(sharedContext) as ApiContext, own)
-  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE
-  const ctx = makeContext({
+  /** The default world as the API reads it; sessions are SessionWorlds. */
+  const ctx: ApiContext = {
+    bases,
+    get keys() {
+      return keys
+    },
+    get anonymousPlan() {
+      return anonymousPlan()
+    },
+    registry,
+    latency: options.latency,
     clock,
     limiter,
     journal,
     activeScenario: () => active,
     dataset: datasetFor,
-    ready: () => pending,
-  })
+    get ready() {
+      return pending
+    },
+  }
 
   // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
   const currentStartup = () =>
@@ -438,17 +431,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     baseUrls: bases.map((base) => `${base.origin ?? '*'}${base.path}`),
   })
 
-  // Everything every session shares; a session adds its own clock, limiter, journal,
-  // scenario switch and pets.
-  const requestListeners = new Set<(entry: JournalEntry) => void>()
-  const forward = (entry: JournalEntry) => {
-    for (const listener of requestListeners) listener(entry)
-  }
-  journal.subscribe(forward)
-
   /** The seeded pets of the default data and of each data scenario, made once for every session. */
   const sharedSeeds = new Map<string, SharedSeed>()
-  const sharedSeedFor = (scenario: Scenario | undefined): SharedSeed => {
+  const sharedSeedFor = (scenario?: Scenario): SharedSeed => {
     const name = scenario?.data ? scenario.name : ''
     let shared = sharedSeeds.get(name)
     if (!shared) {
@@ -464,93 +449,35 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return shared
   }
 
-  interface World extends SessionEntry {
-    ctx: ApiContext
-    view: SandboxSession
+  // Everything every session shares; a session adds its own clock, limiter, journal,
+  // scenario switch and pets (session-world.ts).
+  // Functions rather than getters: V8 keeps an object literal with a getter as a
+  // dictionary, slower to read, and every request of every session reads this one.
+  const host: SessionHost = {
+    bases,
+    keys: () => keys,
+    anonymousPlan,
+    registry,
+    latency: options.latency,
+    clockOptions: options.clock,
+    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    quota,
+    forward,
+    startupScenario: currentStartup,
+    selectScenario,
+    seedFor: sharedSeedFor,
+    stateOf,
   }
 
-  const createSessionWorld = (id: string, now: number): World => {
-    const worldClock = createClock(options.clock)
-    const worldLimiter = new RateLimiter()
-    const worldJournal = new Journal(journalSize)
-    worldJournal.subscribe(forward)
-    let worldActive = currentStartup()
-    let pets = createOverlayDataset(sharedSeedFor(undefined), quota)
-    let copied: Dataset | undefined
-    let scenarioPets = new Map<string, OverlayDataset>()
-    let worldPending: Promise<void> = Promise.resolve()
-    /** Gives the world's created pets back to the quota (reset, expiry, eviction, end). */
-    const release = () => {
-      pets.release()
-      copied?.release()
-      for (const data of scenarioPets.values()) data.release()
-    }
-    const worldCtx = makeContext({
-      session: id,
-      clock: worldClock,
-      limiter: worldLimiter,
-      journal: worldJournal,
-      activeScenario: () => worldActive,
-      dataset(scenario) {
-        if (!scenario.data) return copied ?? pets
-        let data = scenarioPets.get(scenario.name)
-        if (!data) {
-          data = createOverlayDataset(sharedSeedFor(scenario), quota)
-          scenarioPets.set(scenario.name, data)
-        }
-        return data
-      },
-      ready: () => worldPending,
-    })
-    const view: SandboxSession = {
-      id,
-      get db() {
-        if (!copied) {
-          const own = pets
-          const seeded = sharedSeedFor(undefined).pets
-          // Its created pets were counted by the overlay, which keeps them counted.
-          copied = createDataset(() => [...seeded, ...own.created()], undefined, quota)
-          worldPending = copied.ready
-        }
-        return { pets: copied.pets }
-      },
-      clock: worldClock,
-      journal: worldJournal,
-      get scenario() {
-        return worldActive
-      },
-      get ready() {
-        return worldPending
-      },
-      reset() {
-        worldLimiter.reset()
-        worldClock.reset()
-        worldJournal.clear()
-        worldActive = currentStartup()
-        release()
-        pets = createOverlayDataset(sharedSeedFor(undefined), quota)
-        copied = undefined
-        scenarioPets = new Map()
-        worldPending = Promise.resolve()
-        return worldPending
-      },
-      useScenario(scenario) {
-        worldActive = selectScenario(scenario)
-      },
-      state: () => stateOf(view, (copied ?? pets).count()),
-    }
-    return { id, createdAt: now, lastUsedAt: now, ctx: worldCtx, view, dispose: release }
-  }
-
-  const sessionRegistry = new SessionRegistry<World>(
-    createSessionWorld,
+  const sessionRegistry = new SessionRegistry<SessionWorld>(
+    (id, now) => new SessionWorld(id, now, host),
     () => clock.now(),
     options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
   )
 
   /** The world of a session id: the sandbox's own for `default`. */
-  const worldOf = (id: string): { world: World | undefined; created: boolean } => {
+  const worldOf = (id: string): { world: SessionWorld | undefined; created: boolean } => {
     if (id === DEFAULT_SESSION) return { world: undefined, created: false }
     const { session, created } = sessionRegistry.use(id)
     return { world: session, created }
@@ -567,14 +494,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           'Use an id such as "worker-1".',
         )
       }
-      return worldOf(id).world?.view ?? sandbox
+      return worldOf(id).world ?? sandbox
     },
     sessions: () =>
       sessionRegistry.list().map((world) => ({
         id: world.id,
         createdAt: new Date(world.createdAt).toISOString(),
         lastUsedAt: new Date(world.lastUsedAt).toISOString(),
-        pets: world.view.state().counts.pets,
+        pets: world.petCount(),
       })),
     endSession: (id) => sessionRegistry.delete(id),
     handlers: [],
@@ -589,7 +516,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const selection = selectSession(request, (key) => keys.has(key))
       const world =
         selection instanceof Failure ? undefined : sessionRegistry.peek(selection.id)
-      journalOverride(world?.ctx ?? ctx, request, status)
+      journalOverride(world ?? ctx, request, status)
     },
     db: { pets: main.pets },
     clock,
@@ -685,7 +612,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (api) {
         const named = worldOf(selection.id)
         created = named.created
-        reply = await handleApiRequest(named.world?.ctx ?? ctx, {
+        reply = await handleApiRequest(named.world ?? ctx, {
           request,
           url,
           apiBase: api.base.path,
@@ -703,7 +630,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           session() {
             const named = worldOf(selection.id)
             created ||= named.created
-            return named.world?.view ?? sandbox
+            return named.world ?? sandbox
           },
         })
       }

@@ -386,6 +386,28 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
     expect(sandbox.session('default')).toBe(sandbox)
     expect(() => sandbox.session('not ok')).toThrow(/session id is 1 to 64 letters/)
   })
+
+  test("onRequest hears every session's requests; each is in its own session's journal", async () => {
+    const sandbox = createSandbox({ seed: 42 })
+    const heard: Array<string | undefined> = []
+    sandbox.onRequest((entry) => heard.push(entry.session))
+    const bob = sandbox.session('bob')
+    const bobHeard: number[] = []
+    const stop = bob.journal.subscribe((entry) => bobHeard.push(entry.id))
+    const get = (headers: Record<string, string>) =>
+      getResponse(
+        sandbox.handlers,
+        new Request('https://x.test/v1/pets', { headers: { ...auth, ...headers } }),
+      )
+    await get({ 'x-sandbox-session': 'bob' })
+    await get({})
+    stop()
+    await get({ 'x-sandbox-session': 'bob' })
+    expect(heard).toEqual(['bob', undefined, 'bob'])
+    expect(bobHeard).toEqual([1])
+    expect(bob.journal.recent().map((entry) => entry.session)).toEqual(['bob', 'bob'])
+    expect(sandbox.journal.recent().map((entry) => entry.session)).toEqual([undefined])
+  })
 })
 
 test("sessions' created pets count towards maxTotalPets, and an ended session gives them back", async () => {
