@@ -389,7 +389,7 @@ export function renderMarkdown(results, targets, comparison) {
     lines.push(renderBundle(results, targets).trimEnd())
   }
   lines.push('')
-  lines.push('## Targets (issues 6, 14 and 16)')
+  lines.push('## Targets (issues 6, 14, 15, 16 and 17)')
   lines.push('')
   lines.push(
     table(
