@@ -145,9 +145,10 @@ export class SessionRegistry<Session extends SessionEntry> {
   }
 
   delete(id: string): boolean {
-    const session = this.peek(id)
-    if (session) this.#drop(this.#links.get(id)!)
-    return session !== undefined
+    const link = this.#links.get(id)
+    if (!link || this.#expired(link.session, this.now())) return false
+    this.#drop(link)
+    return true
   }
 
   /** The live sessions, least recently used first. */
