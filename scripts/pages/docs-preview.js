@@ -25,7 +25,7 @@ const markdown = (text) =>
     .join('\n')
 
 /** The operations of `openapi` by tag, in the document's tag order then path order. */
-export function operationsByTag(openapi) {
+function operationsByTag(openapi) {
   const byTag = new Map((openapi.tags ?? []).map((tag) => [tag.name, []]))
   for (const [path, item] of Object.entries(openapi.paths ?? {})) {
     for (const method of METHODS) {
