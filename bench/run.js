@@ -8,7 +8,6 @@
 // BENCH_ONLY=sessions (only the sessions rows of issue 15, bench/sessions.js).
 // BENCH_ONLY=bundle (only the browser bundle sizes of issue 16, a few seconds).
 // BENCH_ONLY=docs (only the /docs/ render times of issue 17, bench/docs-render.js).
-import { clearTimeout, setTimeout } from 'node:timers'
 import {
   existsSync,
   mkdirSync,
@@ -22,7 +21,6 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
 import { measureBundle } from './bundle.js'
 import { evaluateDocsTargets, measureDocsRender, renderDocs } from './docs-render.js'
 import {
@@ -35,6 +33,7 @@ import {
   startNode,
   waitFor200,
 } from './lib/children.js'
+import { runLoad } from './lib/load.js'
 import {
   compare,
   ENDPOINTS,
@@ -141,42 +140,23 @@ const LOADS = {
 
 async function load(server, name, durationS, connections = config.connections) {
   const spec = LOADS[name]
-  const instance = autocannon({
-    url: `http://127.0.0.1:${server.port}${spec.path}`,
-    method: spec.method,
-    headers: {
-      ...AUTH,
-      ...(spec.body ? { 'content-type': 'application/json' } : {}),
+  const run = await runLoad(
+    {
+      url: `http://127.0.0.1:${server.port}${spec.path}`,
+      method: spec.method,
+      headers: {
+        ...AUTH,
+        ...(spec.body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(spec.body ? { body: spec.body } : {}),
+      connections,
     },
-    ...(spec.body ? { body: spec.body } : {}),
-    connections,
-    duration: durationS,
-    timeout: 10,
-  })
-  // A hard bound on top of autocannon's own duration.
-  const guard = setTimeout(() => instance.stop(), (durationS + 15) * 1000)
-  const result = await instance
-  clearTimeout(guard)
+    durationS,
+    spec.expect,
+  )
   if (!server.proc.alive)
     throw new Error(`the ${server.kind} server died under load: ${server.proc.stderr}`)
-  const expected = result.statusCodeStats?.[spec.expect]?.count ?? 0
-  const total = Object.values(result.statusCodeStats ?? {}).reduce(
-    (sum, entry) => sum + entry.count,
-    0,
-  )
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: total,
-    failures: total - expected + result.errors + result.timeouts,
-    statusCodes: Object.fromEntries(
-      Object.entries(result.statusCodeStats ?? {}).map(([code, entry]) => [
-        code,
-        entry.count,
-      ]),
-    ),
-  }
+  return run
 }
 
 /** The same bytes from every server, so the load compares like with like. */

@@ -3,12 +3,11 @@
 // GET /v1/pets on a session against the default session (interleaved autocannon
 // rounds); and the first request of a new session against a request of a live one
 // (p99 of a few thousand of each, alternating on one keep-alive connection).
-import { clearTimeout, setTimeout } from 'node:timers'
 import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import autocannon from 'autocannon'
 import { freePort, peakRssMb, startNode, waitFor200 } from './lib/children.js'
+import { runLoad } from './lib/load.js'
 import { evaluateTargets, fmt, median } from './lib/report.js'
 
 const AUTH = { authorization: 'Bearer sandbox-enterprise-key' }
@@ -88,29 +87,16 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
-async function load(port, headers, durationS, connections) {
-  const instance = autocannon({
-    url: `http://127.0.0.1:${port}${LIST_PATH}`,
-    headers: { ...AUTH, ...headers },
-    connections,
-    duration: durationS,
-    timeout: 10,
-  })
-  const guard = setTimeout(() => instance.stop(), (durationS + 15) * 1000)
-  const result = await instance
-  clearTimeout(guard)
-  const ok = result.statusCodeStats?.[200]?.count ?? 0
-  const total = Object.values(result.statusCodeStats ?? {}).reduce(
-    (sum, entry) => sum + entry.count,
-    0,
+const load = (port, headers, durationS, connections) =>
+  runLoad(
+    {
+      url: `http://127.0.0.1:${port}${LIST_PATH}`,
+      headers: { ...AUTH, ...headers },
+      connections,
+    },
+    durationS,
+    200,
   )
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: total - ok + result.errors + result.timeouts,
-  }
-}
 
 /** Runs the sessions section; `config` is the bench's (rounds, durationS, connections). */
 export async function measureSessions(root, config, log) {
