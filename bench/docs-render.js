@@ -8,10 +8,9 @@
 //   page again in that context, with the browser's cache and compiled code).
 // In `npm run bench`; alone: BENCH_ONLY=docs npm run bench (BENCH_DOCS_RUNS, default 7).
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { chromium } from 'playwright-core'
-import { freePort, startNode, waitFor200 } from './lib/children.js'
+import { freePort, sandboxArgs, startNode, waitFor200 } from './lib/children.js'
 import { evaluateTargets, fmt, median } from './lib/report.js'
 
 const BROWSERS = [
@@ -87,10 +86,7 @@ export async function measureDocsRender(root, log) {
   }
   log(`docs: /docs/ in ${executablePath}, ${runs} cold loads (+1 warm-up)`)
   const port = await freePort()
-  const server = startNode(
-    [join(root, 'bin/petstore-sandbox.js'), '--port', String(port), '--quiet'],
-    { cwd: root },
-  )
+  const server = startNode(sandboxArgs(root, port), { cwd: root })
   let browser
   try {
     await waitFor200(server, port, '/docs/', {}, performance.now())

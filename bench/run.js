@@ -30,6 +30,7 @@ import {
   killAll,
   peakRssMb,
   runJsonChild,
+  sandboxArgs,
   startNode,
   waitFor200,
 } from './lib/children.js'
@@ -85,18 +86,9 @@ const log = (line) => process.stderr.write(`${line}\n`)
 const SERVERS = {
   bare: (port, petsFile) => [join(BENCH, 'bare-express.js'), String(port), petsFile],
   floor: (port, petsFile) => [join(BENCH, 'msw-floor.js'), String(port), petsFile],
-  sandbox: (port) => [
-    join(ROOT, 'bin', 'petstore-sandbox.js'),
-    '--port',
-    String(port),
-    '--host',
-    '127.0.0.1',
-    '--seed',
-    '42',
-    '--quiet',
-  ],
+  sandbox: (port) => sandboxArgs(ROOT, port),
   // The same with --persist: the second argument is the state file.
-  persist: (port, stateFile) => [...SERVERS.sandbox(port), '--persist', stateFile],
+  persist: (port, stateFile) => sandboxArgs(ROOT, port, ['--persist', stateFile]),
 }
 
 async function startServer(kind, petsFile) {

@@ -4,9 +4,14 @@
 // rounds); and the first request of a new session against a request of a live one
 // (p99 of a few thousand of each, alternating on one keep-alive connection).
 import { Agent, request } from 'node:http'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { freePort, peakRssMb, startNode, waitFor200 } from './lib/children.js'
+import {
+  freePort,
+  peakRssMb,
+  sandboxArgs,
+  startNode,
+  waitFor200,
+} from './lib/children.js'
 import { runLoad } from './lib/load.js'
 import { evaluateTargets, fmt, median } from './lib/report.js'
 
@@ -103,21 +108,9 @@ export async function measureSessions(root, config, log) {
   const { sessions, createConcurrency, firstRequests, warmup } = SESSIONS_CONFIG
   const port = await freePort()
   const startedAt = performance.now()
-  const proc = startNode(
-    [
-      join(root, 'bin', 'petstore-sandbox.js'),
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-      '--seed',
-      '42',
-      '--quiet',
-      '--max-sessions',
-      String(sessions),
-    ],
-    { cwd: root },
-  )
+  const proc = startNode(sandboxArgs(root, port, ['--max-sessions', String(sessions)]), {
+    cwd: root,
+  })
   const agent = new Agent({ keepAlive: true, maxSockets: createConcurrency })
   try {
     await waitFor200(proc, port, LIST_PATH, AUTH, startedAt)

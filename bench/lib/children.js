@@ -4,6 +4,7 @@ import { clearTimeout, setTimeout } from 'node:timers'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -46,6 +47,24 @@ export function guardChildren() {
  * Starts a Node child process. Its stderr is kept (the last 4 KiB) so a crash can be
  * reported; `exited` resolves with the exit code or signal.
  */
+/**
+ * The built CLI's arguments as every section starts it: loopback, seed 42, no request log,
+ * then `extra` (e.g. ['--persist', file]).
+ */
+export function sandboxArgs(root, port, extra = []) {
+  return [
+    join(root, 'bin', 'petstore-sandbox.js'),
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--seed',
+    '42',
+    '--quiet',
+    ...extra,
+  ]
+}
+
 export function startNode(args, { stdout = false, cwd } = {}) {
   const child = spawn(process.execPath, args, {
     cwd,
