@@ -8,12 +8,12 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createSandbox, type Sandbox } from 'petstore-sandbox'
 import { createFileStore, restoreFromFile } from '../../src/cli/persistence.js'
 import { parseStateFile } from '../../src/cli/state-file.js'
 import { nodeStoreFs, type StoreFs } from '../../src/cli/store-fs.js'
+import { throughHandlers } from '../node/through-handlers.js'
 
 // The --persist store in-process, over node:fs with a failure injected at one call:
 // every step of a rewrite (open, write, a short write, fsync, rename, the folder's
@@ -29,24 +29,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(folder, { recursive: true, force: true }))
 
-const auth = { authorization: 'Bearer sandbox-enterprise-key' }
-const ask = async (sandbox: Sandbox, path: string, init: RequestInit = {}) => {
-  const response = await getResponse(
-    sandbox.handlers,
-    new Request(`https://x.test${path}`, {
-      ...init,
-      headers: { ...auth, ...(init.headers as Record<string, string>) },
-    }),
-  )
-  if (!response) throw new Error(`no handler answered ${path}`)
-  return response
-}
-const post = (sandbox: Sandbox, name: string) =>
-  ask(sandbox, '/v1/pets', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 1 }),
-  })
+const { ask, post } = throughHandlers('sandbox-enterprise-key')
 const reset = (sandbox: Sandbox) => ask(sandbox, '/__sandbox/reset', { method: 'POST' })
 
 type Op =

@@ -8,29 +8,12 @@ import {
   type SandboxOptions,
   type StoreChange,
 } from 'petstore-sandbox'
+import { throughHandlers } from './through-handlers.js'
 
 // The store port (SandboxOptions.store) and how created pets live through reloads,
 // in-process: the handlers answer through msw's getResponse, no port, no files.
 
-const auth = { authorization: 'Bearer sandbox-free-key' }
-
-const ask = async (sandbox: Sandbox, path: string, init: RequestInit = {}) => {
-  const response = await getResponse(
-    sandbox.handlers,
-    new Request(`https://x.test${path}`, {
-      ...init,
-      headers: { ...auth, ...(init.headers as Record<string, string>) },
-    }),
-  )
-  if (!response) throw new Error(`no handler answered ${path}`)
-  return response
-}
-const post = (sandbox: Sandbox, name: string) =>
-  ask(sandbox, '/v1/pets', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 1 }),
-  })
+const { ask, post } = throughHandlers('sandbox-free-key')
 const names = async (sandbox: Sandbox) =>
   (
     (await (await ask(sandbox, '/v1/pets?limit=100')).json()) as Array<{ name: string }>
