@@ -20,6 +20,7 @@ import {
 } from './create-sandbox-middleware.js'
 import { renderLandingPage } from './landing-page.js'
 import { packageAssets } from './package-assets.js'
+import { demoApiOrigin, pageHeaders, setPageHeaders } from './page-headers.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
@@ -46,19 +47,6 @@ export type SandboxApp = Express & {
 
 const ROUTES =
   'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json, the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
-
-/**
- * The pages' policy: scripts and everything they fetch from this server only; styles
- * may be inline (Swagger UI sets some). Their URL may hold the control token, so no
- * referrer leaves them.
- */
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'",
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-cache',
-}
 
 /**
  * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
@@ -137,11 +125,8 @@ export function createSandboxApp(
     })
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy':
-        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:",
-      // The page's URL may hold the control token: never send it on.
-      'referrer-policy': 'no-referrer',
+      // Rendered from the sandbox's state: never an old copy.
+      ...pageHeaders({ cache: 'no-store' }),
     })
     res.end(html)
   })
@@ -161,32 +146,25 @@ export function createSandboxApp(
     res.end(document)
   })
 
-  if (assets.demoDir) {
-    // Our own redirect: serve-static's answers with an HTML page.
-    app.get('/demo', (req, res, next) => {
-      // Non-strict routing matches "/demo/" here too.
-      if (req.path !== '/demo') return next()
-      res.writeHead(301, { location: '/demo/' })
-      res.end()
-    })
-    app.use(
-      '/demo',
-      express.static(assets.demoDir, { redirect: false, fallthrough: true }),
-    )
-  }
-
-  // The API reference (Swagger UI over /openapi.json) and the request inspector, built
-  // into dist at build time: nothing comes from another host.
+  // The pages, built into dist at build time (nothing comes from another host): the
+  // browser demo, the API reference (Swagger UI over /openapi.json) and the request
+  // inspector. The demo may call the API of another sandbox (`?api=`), so its policy
+  // lets it connect to that origin: the server reads the same query the page will.
   for (const [path, dir] of [
+    ['/demo', assets.demoDir],
     ['/docs', assets.docsDir],
     ['/inspector', assets.inspectorDir],
   ] as const) {
     if (!dir) continue
+    // Our own redirect: serve-static's answers with an HTML page.
     app.get(path, (req, res, next) => {
+      // Non-strict routing matches the path with its final slash here too.
       if (req.path !== path) return next()
-      // Keep the query: the banner's link carries the control token in it.
+      // Keep the query: the banner's link carries the control token in it, the demo's
+      // its mode and API. The location is always this server's path.
       const query = originForm(req.url).split('?')[1]
       res.writeHead(301, {
+        ...pageHeaders(),
         location: `${path}/${query === undefined ? '' : `?${query}`}`,
       })
       res.end()
@@ -197,8 +175,11 @@ export function createSandboxApp(
         redirect: false,
         fallthrough: true,
         setHeaders: (res) => {
-          for (const [name, value] of Object.entries(PAGE_HEADERS))
-            res.setHeader(name, value)
+          const query = originForm(res.req.url).split('?')[1] ?? ''
+          setPageHeaders(
+            res,
+            path === '/demo' ? { connectTo: demoApiOrigin(query) } : undefined,
+          )
         },
       }),
     )
