@@ -1,10 +1,12 @@
+import { apiOrigin } from './api-origin.js'
 import { startApp } from './app.js'
 
 type Mode = 'worker' | 'server'
 
 const params = new URLSearchParams(location.search)
 // Where the API is: this page's origin unless ?api=http://127.0.0.1:4010 points elsewhere.
-const origin = (params.get('api') ?? '').replace(/\/+$/, '')
+const api = apiOrigin(params.get('api'))
+const origin = api.origin
 
 async function resolveMode(): Promise<Mode> {
   const asked = params.get('mode')
@@ -43,6 +45,7 @@ async function startWorker(): Promise<string> {
 }
 
 async function main() {
+  if (api.refused) showApiNote(api.refused)
   const mode = await resolveMode()
   document.body.dataset.mode = mode
   const runtime = mode === 'worker' ? await startWorker() : 'Standalone server'
@@ -68,9 +71,18 @@ function addInspectorControl() {
   const link = document.createElement('a')
   link.id = 'open-inspector'
   link.className = 'inspector-link'
-  link.href = `${origin}/inspector/`
+  // Always an http(s) URL: the origin is one (api-origin.ts) or this page's own.
+  link.href = new URL('/inspector/', origin || location.origin).href
   link.textContent = 'Request inspector'
   header.append(link)
+}
+
+/** Says on the page why ?api= was not taken (a link may have been made to abuse it). */
+function showApiNote(text: string) {
+  const note = document.getElementById('api-note')
+  if (!note) return
+  note.textContent = text
+  note.classList.remove('hidden')
 }
 
 main().catch((error: unknown) => {
