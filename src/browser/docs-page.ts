@@ -115,6 +115,9 @@ function startSwaggerUi(): SwaggerUi | undefined {
   const started: SwaggerUi = SwaggerUIBundle({
     url: '/openapi.json',
     dom_id: '#swagger-ui',
+    // Never a document or a config named by the page's query (?url=, ?configUrl=): a
+    // link could point "Try it out" elsewhere. Swagger UI's default, kept on purpose.
+    queryConfigEnabled: false,
     // With deep links, each operation's summary button holds a link: nested controls,
     // which screen readers and keyboards handle badly (axe's nested-interactive).
     deepLinking: false,

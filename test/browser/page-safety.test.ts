@@ -227,3 +227,31 @@ describe('no page of the sandbox can be framed by another origin', () => {
     expect(await markerStatus(marker)).toBe(200)
   })
 })
+
+describe('/docs/ and /inspector/ take nothing from their query but the token and session', () => {
+  test('?url=, ?configUrl=, ?token= and ?session= become no foreign fetch, link or script', async () => {
+    const payload = 'javascript:alert(document.domain)//'
+    const { page, dialogs, requested, console } = await openPage()
+    const query = new URLSearchParams({
+      url: 'http://127.0.0.1:9/evil.json',
+      configUrl: 'http://127.0.0.1:9/config.json',
+      token: `"><img src=x onerror=alert(1)>${payload}`,
+      session: payload,
+    })
+    for (const path of ['/docs/', '/inspector/']) {
+      await page.goto(`${app.origin}${path}?${query}`)
+      await page.waitForSelector('body[data-ready="true"]')
+      const links = await page
+        .locator('a[href]')
+        .evaluateAll((anchors) =>
+          anchors.map((anchor) => (anchor as HTMLAnchorElement).href),
+        )
+      expect(links.length).toBeGreaterThan(0)
+      for (const href of links) expect(new URL(href).protocol, href).toMatch(/^https?:$/)
+    }
+    expect(dialogs).toEqual([])
+    expect(requested.filter((url) => !url.startsWith(`${app.origin}/`))).toEqual([])
+    // Not even tried (the policy would block it, and say so here).
+    expect(console.filter((text) => /Content Security Policy/i.test(text))).toEqual([])
+  })
+})
