@@ -93,6 +93,12 @@ describe('/demo/', () => {
       ).headers.get('content-security-policy'),
     )
     expect(secure.get('connect-src')).toEqual(["'self'", 'https://sandbox.example'])
+    const loopback6 = directives(
+      (await get('/demo/?api=' + encodeURIComponent('http://[::1]:4011'))).headers.get(
+        'content-security-policy',
+      ),
+    )
+    expect(loopback6.get('connect-src')).toEqual(["'self'", 'http://[::1]:4011'])
   })
 
   test.each([
@@ -104,6 +110,8 @@ describe('/demo/', () => {
     '//evil.example',
     "http://a.example; script-src * 'unsafe-inline'",
     'http://a.example,script-src *',
+    'http://a.example;script-src',
+    "http://a'self'",
     '*',
   ])('?api=%s adds nothing to the policy', async (api) => {
     const response = await get(`/demo/?mode=server&api=${encodeURIComponent(api)}`)
