@@ -187,7 +187,7 @@ describe('a full disk at restart', () => {
         await first.cli.exited
         // The lock stays (the SIGKILL); remove it so that the restart has to create one
         // on the full disk (and fill the room it leaves).
-        rmSync(`${file}.lock`)
+        rmSync(`${file}.lock`, { force: true })
         try {
           writeFileSync(join(point, 'filler-2'), Buffer.alloc(64 * 1024))
         } catch {
