@@ -1,16 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-} from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
@@ -25,6 +14,7 @@ import type { FileLock } from '../node/file-lock.js'
 import { CliError } from './cli-error.js'
 import { encodePet, encodeState, parseStateFile, type LoadedState } from './state-file.js'
 import { lockStateFile } from './state-lock.js'
+import { checkPath, removeLeftovers, sameFile, type Seen } from './state-path.js'
 import {
   nodeStoreFs,
   O_DIRECTORY,
@@ -79,10 +69,6 @@ export interface FileStoreOptions {
   notice?: (line: string) => void
 }
 
-/** The leftovers of a rewrite cut short: `.state.json.<hex>.tmp` (a pid before issue 14). */
-const temporaryName = (file: string) =>
-  new RegExp(`^\\.${escape(basename(file))}\\.[0-9a-f]+\\.tmp$`)
-
 /** Error codes of a folder fsync that the file system does not support: nothing to do. */
 const FOLDER_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM'])
 
@@ -94,9 +80,6 @@ interface ReadFile {
   torn: boolean
   pets: number
 }
-
-/** The identity of the file as read, to see that nobody wrote it since; null: absent. */
-type Seen = { ino: number; size: number; mtimeMs: number } | null
 
 interface Job {
   change: StoreChange
@@ -505,81 +488,6 @@ function unwritable(file: string, cause: unknown) {
   )
 }
 
-/**
- * The state path must be a regular file or nothing. A symbolic link is refused rather
- * than followed: the rename of a rewrite would replace the link by a plain file, and a
- * link planted between two starts would send the writes elsewhere.
- */
-function checkPath(file: string) {
-  let stats
-  try {
-    stats = lstatSync(file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new CliError(
-      `Failed to read the state file ${file}: ${(error as Error).message}. Check its folder's permissions, or point --persist at another file.`,
-    )
-  }
-  if (stats.isSymbolicLink()) {
-    let target = 'elsewhere'
-    try {
-      target = resolve(dirname(file), readlinkSync(file))
-    } catch {
-      // The message says "elsewhere".
-    }
-    throw new CliError(
-      `Failed to use the state file ${file}: it is a symbolic link (to ${target}), and the sandbox does not write through links. Point --persist at the file itself${target === 'elsewhere' ? '' : ` (--persist ${target})`}.`,
-    )
-  }
-  if (!stats.isFile()) {
-    const kind = stats.isDirectory()
-      ? 'a folder'
-      : stats.isFIFO()
-        ? 'a FIFO (named pipe)'
-        : stats.isSocket()
-          ? 'a socket'
-          : stats.isCharacterDevice() || stats.isBlockDevice()
-            ? 'a device'
-            : 'not a regular file'
-    throw new CliError(
-      `Failed to use the state file ${file}: it is ${kind}, not a regular file. Point --persist at a file (it is created if missing).`,
-    )
-  }
-}
-
-/** Whether the file is still the one `seen` describes (or still absent). */
-function sameFile(file: string, seen: Seen) {
-  try {
-    const now = statSync(file)
-    return (
-      seen !== null &&
-      now.ino === seen.ino &&
-      now.size === seen.size &&
-      now.mtimeMs === seen.mtimeMs
-    )
-  } catch (error) {
-    return seen === null && (error as NodeJS.ErrnoException).code === 'ENOENT'
-  }
-}
-
-/**
- * Removes temporary files an earlier process left when it was stopped mid-rewrite: they
- * never replaced the state file, so they hold nothing it lacks.
- */
-function removeLeftovers(file: string) {
-  const pattern = temporaryName(file)
-  try {
-    for (const name of readdirSync(dirname(file))) {
-      if (!pattern.test(name)) continue
-      const path = join(dirname(file), name)
-      if (lstatSync(path).isDirectory()) continue
-      rmSync(path, { force: true })
-    }
-  } catch {
-    // An unreadable folder: the first rewrite reports it.
-  }
-}
-
 /** Writes all of `data` at `position`, or throws: a short write is never success. */
 async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: number) {
   let written = 0
@@ -604,7 +512,3 @@ async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: numbe
 }
 
 const ignore = () => {}
-
-function escape(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}

@@ -434,7 +434,9 @@ describe('a restart on a full disk (issue 21)', () => {
     const sandbox = createSandbox({ count: 2, seed: 1, store })
     expect(await restoreFromFile(sandbox, store)).toBe(true)
     expect(memory(sandbox).map((pet) => pet.name)).toEqual([
-      ...fileState().state.pets.slice(0, 2).map((pet) => pet.name),
+      ...fileState()
+        .state.pets.slice(0, 2)
+        .map((pet) => pet.name),
       'A',
       'B',
     ])
@@ -449,11 +451,11 @@ describe('a restart on a full disk (issue 21)', () => {
 
     disk.free()
     expect((await post(sandbox, 'Room')).status).toBe(201)
-    expect(fileState().state.pets.map((pet) => pet.name).slice(2)).toEqual([
-      'A',
-      'B',
-      'Room',
-    ])
+    expect(
+      fileState()
+        .state.pets.map((pet) => pet.name)
+        .slice(2),
+    ).toEqual(['A', 'B', 'Room'])
     expect(fileState().state.pets).toEqual(memory(sandbox))
     await store.close()
   })
@@ -478,7 +480,12 @@ describe('a restart on a full disk (issue 21)', () => {
       { id: 1, name: 'One', categoryId: 1 },
       { id: 7, name: 'Seven', categoryId: 2 },
     ]
-    const v1 = JSON.stringify({ format: 'petstore-sandbox/state@1', seed: 1, count: 2, pets })
+    const v1 = JSON.stringify({
+      format: 'petstore-sandbox/state@1',
+      seed: 1,
+      count: 2,
+      pets,
+    })
     writeFileSync(file, v1)
     const disk = fullDisk()
     const lines: string[] = []

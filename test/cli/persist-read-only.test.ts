@@ -18,9 +18,12 @@ vi.mock('node:fs', async (original) => {
   const fs = await original<typeof import('node:fs')>()
   const openSync: typeof fs.openSync = (path, ...rest) => {
     if (disk.full && /\.lock/.test(String(path)))
-      throw Object.assign(new Error(`ENOSPC: no space left on device, open '${String(path)}'`), {
-        code: 'ENOSPC',
-      })
+      throw Object.assign(
+        new Error(`ENOSPC: no space left on device, open '${String(path)}'`),
+        {
+          code: 'ENOSPC',
+        },
+      )
     return fs.openSync(path, ...rest)
   }
   return { ...fs, default: { ...fs, openSync }, openSync }
@@ -53,7 +56,9 @@ test('no room for the lock: served read-only, said so; 507 until there is room, 
   })
   const sandbox = createSandbox({ count: 2, seed: 1, store })
   expect(await restoreFromFile(sandbox, store)).toBe(true)
-  expect(store.readOnly).toMatch(/its lock .*state\.json\.lock could not be created \(ENOSPC/)
+  expect(store.readOnly).toMatch(
+    /its lock .*state\.json\.lock could not be created \(ENOSPC/,
+  )
   expect(notices).toEqual([
     expect.stringMatching(
       /state\.json: read-only, its lock .* could not be created \(ENOSPC.*\)\. The pets it holds are served; creates answer 507 storage_failed until there is room/,
