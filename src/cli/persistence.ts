@@ -302,7 +302,9 @@ export function createFileStore(
     lock = taken.lock
     readOnly = undefined
     notice(`${file}: locked now (${lock.path}); writes go to the file again.`)
-    if (deferred) await adopt(deferred.read, deferred.state)
+    // A replace that failed meanwhile (a reset) is rewritten before the next append:
+    // the file as read is no longer the state to take up.
+    if (deferred && !recovery) await adopt(deferred.read, deferred.state)
     deferred = undefined
   }
 

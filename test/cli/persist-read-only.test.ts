@@ -38,7 +38,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(folder, { recursive: true, force: true }))
 
-const { post } = throughHandlers('sandbox-enterprise-key')
+const { ask, post } = throughHandlers('sandbox-enterprise-key')
 const stored = () => parseStateFile(readFileSync(file, 'utf8'), file).state.pets
 
 test('no room for the lock: served read-only, said so; 507 until there is room, then 201', async () => {
@@ -117,4 +117,26 @@ test('no room for the lock and no file yet: the start fails, naming the file', a
     /Failed to write the state file .*state\.json: the state file is read-only: its lock .* could not be created \(ENOSPC/,
   )
   expect(existsSync(file)).toBe(false)
+})
+
+test('read-only, a reset is refused (507) and written before the first create once there is room', async () => {
+  const first = createFileStore(file, () => {}, { notice: () => {} })
+  const firstSandbox = createSandbox({ count: 2, seed: 1, store: first })
+  await restoreFromFile(firstSandbox, first)
+  expect((await post(firstSandbox, 'Gone after the reset')).status).toBe(201)
+  await first.close()
+
+  disk.full = true
+  const store = createFileStore(file, () => {}, { notice: () => {} })
+  const sandbox = createSandbox({ count: 2, seed: 1, store })
+  await restoreFromFile(sandbox, store)
+  const reset = await ask(sandbox, '/__sandbox/reset', { method: 'POST' })
+  expect(reset.status).toBe(507)
+  expect(stored().map((pet) => pet.name)).toContain('Gone after the reset')
+
+  disk.full = false
+  expect((await post(sandbox, 'After')).status).toBe(201)
+  expect(stored()).toEqual(sandbox.exportState().pets)
+  expect(stored().map((pet) => pet.name)).not.toContain('Gone after the reset')
+  await store.close()
 })
