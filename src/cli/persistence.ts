@@ -1,15 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-} from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
@@ -20,8 +10,11 @@ import {
   type StoreChange,
   type StoreCreateChange,
 } from '../core/store.js'
+import type { FileLock } from '../node/file-lock.js'
 import { CliError } from './cli-error.js'
 import { encodePet, encodeState, parseStateFile, type LoadedState } from './state-file.js'
+import { lockStateFile } from './state-lock.js'
+import { checkPath, removeLeftovers, sameFile, type Seen } from './state-path.js'
 import {
   nodeStoreFs,
   O_DIRECTORY,
@@ -39,22 +32,33 @@ import {
  * random name (O_EXCL, O_NOFOLLOW, mode 0600), fsynced, renamed over the state file, the
  * folder fsynced. A failed append is cut back off the file, so it holds exactly the
  * acknowledged pets; see README.md#persistence (Design) for every failure.
+ *
+ * The file has one owner: `read()` locks it (state-lock.ts) and `close()`, or the
+ * process's exit, releases it. The restore at start does not rewrite a state@2 file:
+ * its creates are appended to it as it is, so a full disk does not stop a restart.
  */
 export interface FileStore extends SandboxStore {
   /** The absolute path of the state file. */
   readonly file: string
   /**
-   * The file's content, parsed; undefined when it does not exist yet. Refuses (CliError)
-   * a path that is a symbolic link or not a regular file (a FIFO, a folder, a device),
-   * and a file that is corrupt or foreign (left untouched). Removes the temporary files
-   * of a process killed mid-rewrite.
+   * Why the store writes nothing (its lock could not be created: a full disk), or
+   * undefined. Each write tries the lock again; until then it fails (a create is 507).
+   */
+  readonly readOnly: string | undefined
+  /**
+   * Locks the file, then reads it: its content, parsed; undefined when it does not exist
+   * yet. Refuses (CliError) a file another server holds, a path that is a symbolic link
+   * or not a regular file (a FIFO, a folder, a device), and a file that is corrupt or
+   * foreign (left untouched). Removes the temporary files of a process killed
+   * mid-rewrite. The next `restore` written takes the file as it is (the restore of what
+   * was read): a state@2 file is appended to, not rewritten.
    */
   read(): LoadedState | undefined
   /** Rewrites the file with this state now (the new file at start). */
   save(state: PersistedState): Promise<void>
   /** Resolves once every write asked for so far is done (or failed). */
   settled(): Promise<void>
-  /** Waits for the writes under way, then closes the file; later writes fail. */
+  /** Waits for the writes under way, then closes the file and releases its lock. */
   close(): Promise<void>
 }
 
@@ -65,12 +69,17 @@ export interface FileStoreOptions {
   notice?: (line: string) => void
 }
 
-/** The leftovers of a rewrite cut short: `.state.json.<hex>.tmp` (a pid before issue 14). */
-const temporaryName = (file: string) =>
-  new RegExp(`^\\.${escape(basename(file))}\\.[0-9a-f]+\\.tmp$`)
-
 /** Error codes of a folder fsync that the file system does not support: nothing to do. */
 const FOLDER_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM'])
+
+/** What `read()` saw, for the restore that follows it (see adopt()). */
+interface ReadFile {
+  version: 1 | 2
+  /** The acknowledged bytes: all but a torn last line. */
+  bytes: number
+  torn: boolean
+  pets: number
+}
 
 interface Job {
   change: StoreChange
@@ -106,6 +115,13 @@ export function createFileStore(
   // not be cut back after a failed append.
   let recovery: { state: PersistedState } | 'prefix' | undefined
   let closed = false
+  // The lock, or why there is none (read-only); what read() saw; a restore of a file
+  // served read-only, to take up once the lock is.
+  let lock: FileLock | undefined
+  let readOnly: string | undefined
+  let readFile: ReadFile | undefined
+  let seen: Seen = null
+  let deferred: { read: ReadFile; state: PersistedState } | undefined
 
   const queue: Job[] = []
   let draining: Promise<void> | undefined
@@ -137,10 +153,26 @@ export function createFileStore(
 
   async function runReplace(job: Job) {
     const state = job.state as PersistedState
+    const read = readFile
+    readFile = undefined
     try {
       if (closed) throw closedError()
+      if (
+        read &&
+        job.change.type === 'replace' &&
+        job.change.reason === 'restore' &&
+        state.pets.length === read.pets
+      ) {
+        // The restore of the file just read: serve it as it is, written or not.
+        if (readOnly) deferred = { read, state }
+        else await adopt(read, state)
+        job.resolve()
+        return
+      }
+      await writable()
       await rewrite(encodeState(state))
       recovery = undefined
+      deferred = undefined
       job.resolve()
     } catch (error) {
       // The next append first writes this state: appending to the old file would mix
@@ -154,9 +186,10 @@ export function createFileStore(
   async function runCreates(jobs: Job[]) {
     try {
       if (closed) throw closedError()
+      await writable()
+      if (recovery) await recover()
       if (fd === undefined)
         throw new Error('the state file is not open (no state written yet)')
-      if (recovery) await recover()
       let text = ''
       for (const job of jobs) text += encodePet((job.change as StoreCreateChange).pet)
       await append(Buffer.from(text))
@@ -217,6 +250,64 @@ export function createFileStore(
     recovery = undefined
   }
 
+  /**
+   * Takes the file read at start as it is: a state@2 file is opened to append to (a torn
+   * last line cut off), a state@1 file rewritten as state@2. Nothing here is needed to
+   * serve it: a failure (a full disk) leaves the file as it was, and the next create
+   * rewrites it first (answered 507 until that works).
+   */
+  async function adopt(read: ReadFile, state: PersistedState) {
+    try {
+      if (read.version === 1) {
+        await rewrite(encodeState(state))
+        notice(
+          `${file}: a petstore-sandbox/state@1 file, rewritten as state@2 (JSON lines).`,
+        )
+        return
+      }
+      fd = await fs.open(file, constants.O_RDWR | O_NOFOLLOW)
+      length = read.bytes
+    } catch (error) {
+      recovery = { state }
+      notice(
+        `${file}: served as it is; ${read.version === 1 ? 'rewriting it as state@2' : 'opening it to append'} failed (${(error as Error).message}). The next create rewrites it first, and is answered 507 storage_failed until that works (free disk space).`,
+      )
+      return
+    }
+    if (!read.torn) return
+    try {
+      await fs.ftruncate(fd, read.bytes)
+      await fs.fsync(fd)
+    } catch {
+      // The torn bytes stay after the acknowledged ones: the next write rewrites these.
+      recovery = 'prefix'
+    }
+  }
+
+  /**
+   * Throws unless the store may write: read-only (no lock at start), it tries the lock
+   * again, and then takes up the file, if nobody wrote it meanwhile.
+   */
+  async function writable() {
+    if (!readOnly) return
+    const taken = lockStateFile(file)
+    if ('readOnly' in taken)
+      throw new Error(`the state file is read-only: ${taken.readOnly}`)
+    if (!sameFile(file, seen)) {
+      taken.lock.release()
+      throw new Error(
+        'the state file is read-only: it changed since this server read it (another server wrote it); restart this server to serve what it holds',
+      )
+    }
+    lock = taken.lock
+    readOnly = undefined
+    notice(`${file}: locked now (${lock.path}); writes go to the file again.`)
+    // A replace that failed meanwhile (a reset) is rewritten before the next append:
+    // the file as read is no longer the state to take up.
+    if (deferred && !recovery) await adopt(deferred.read, deferred.state)
+    deferred = undefined
+  }
+
   /** The whole file anew: temporary file, fsync, rename over, folder fsync. */
   async function rewrite(content: string | Buffer) {
     const data = typeof content === 'string' ? Buffer.from(content) : content
@@ -270,15 +361,30 @@ export function createFileStore(
 
   return {
     file,
+    get readOnly() {
+      return readOnly
+    },
     read() {
       checkPath(file)
-      removeLeftovers(file)
+      const taken = lockStateFile(file)
+      if ('lock' in taken) {
+        lock = taken.lock
+        // Only the owner removes them: another server's rewrite may be under way.
+        removeLeftovers(file)
+      } else {
+        readOnly = taken.readOnly
+        notice(
+          `${file}: read-only, ${readOnly}. The pets it holds are served; creates answer 507 storage_failed until there is room (the lock is tried again at each create).`,
+        )
+      }
       let text: string
       try {
         // O_NONBLOCK: a FIFO put there after the check does not hang the start.
         const readFd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         try {
-          if (!fstatSync(readFd).isFile()) throw new Error('it is not a regular file')
+          const stats = fstatSync(readFd)
+          if (!stats.isFile()) throw new Error('it is not a regular file')
+          seen = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs }
           text = readFileSync(readFd, 'utf8')
         } finally {
           closeSync(readFd)
@@ -290,14 +396,16 @@ export function createFileStore(
         )
       }
       const loaded = parseStateFile(text, file)
+      const bytes = Buffer.byteLength(text) - (loaded.torn?.bytes ?? 0)
+      readFile = {
+        version: loaded.version,
+        bytes,
+        torn: loaded.torn !== undefined,
+        pets: loaded.state.pets.length,
+      }
       if (loaded.torn) {
         notice(
           `${file}: its last line (line ${loaded.torn.line}, ${loaded.torn.bytes} bytes) was cut short by a stop in the middle of a write, before any answer: dropped.`,
-        )
-      }
-      if (loaded.version === 1) {
-        notice(
-          `${file}: a petstore-sandbox/state@1 file, rewritten as state@2 (JSON lines).`,
         )
       }
       return loaded
@@ -332,6 +440,8 @@ export function createFileStore(
       closed = true
       if (fd !== undefined) await fs.close(fd).catch(ignore)
       fd = undefined
+      lock?.release()
+      lock = undefined
     },
   }
 }
@@ -344,6 +454,16 @@ export function createFileStore(
  * it is.
  */
 export async function restoreFromFile(sandbox: Sandbox, store: FileStore) {
+  try {
+    return await restore(sandbox, store)
+  } catch (error) {
+    // The start fails: the file's lock goes with it.
+    await store.close()
+    throw error
+  }
+}
+
+async function restore(sandbox: Sandbox, store: FileStore) {
   const loaded = store.read()
   if (loaded === undefined) {
     await sandbox.ready
@@ -370,66 +490,6 @@ function unwritable(file: string, cause: unknown) {
   )
 }
 
-/**
- * The state path must be a regular file or nothing. A symbolic link is refused rather
- * than followed: the rename of a rewrite would replace the link by a plain file, and a
- * link planted between two starts would send the writes elsewhere.
- */
-function checkPath(file: string) {
-  let stats
-  try {
-    stats = lstatSync(file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new CliError(
-      `Failed to read the state file ${file}: ${(error as Error).message}. Check its folder's permissions, or point --persist at another file.`,
-    )
-  }
-  if (stats.isSymbolicLink()) {
-    let target = 'elsewhere'
-    try {
-      target = resolve(dirname(file), readlinkSync(file))
-    } catch {
-      // The message says "elsewhere".
-    }
-    throw new CliError(
-      `Failed to use the state file ${file}: it is a symbolic link (to ${target}), and the sandbox does not write through links. Point --persist at the file itself${target === 'elsewhere' ? '' : ` (--persist ${target})`}.`,
-    )
-  }
-  if (!stats.isFile()) {
-    const kind = stats.isDirectory()
-      ? 'a folder'
-      : stats.isFIFO()
-        ? 'a FIFO (named pipe)'
-        : stats.isSocket()
-          ? 'a socket'
-          : stats.isCharacterDevice() || stats.isBlockDevice()
-            ? 'a device'
-            : 'not a regular file'
-    throw new CliError(
-      `Failed to use the state file ${file}: it is ${kind}, not a regular file. Point --persist at a file (it is created if missing).`,
-    )
-  }
-}
-
-/**
- * Removes temporary files an earlier process left when it was stopped mid-rewrite: they
- * never replaced the state file, so they hold nothing it lacks.
- */
-function removeLeftovers(file: string) {
-  const pattern = temporaryName(file)
-  try {
-    for (const name of readdirSync(dirname(file))) {
-      if (!pattern.test(name)) continue
-      const path = join(dirname(file), name)
-      if (lstatSync(path).isDirectory()) continue
-      rmSync(path, { force: true })
-    }
-  } catch {
-    // An unreadable folder: the first rewrite reports it.
-  }
-}
-
 /** Writes all of `data` at `position`, or throws: a short write is never success. */
 async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: number) {
   let written = 0
@@ -454,7 +514,3 @@ async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: numbe
 }
 
 const ignore = () => {}
-
-function escape(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}

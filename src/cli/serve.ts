@@ -111,6 +111,29 @@ export async function serve(flags: ServeFlags): Promise<void> {
     )
   }
 
+  // Before the banner: a signal sent as soon as the ready line is read must find the
+  // handler (else Node's default ends the process without its clean exit).
+  let closing = false
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(130)
+    closing = true
+    watcher?.close()
+    stopLog()
+    // Nothing to flush: every acknowledged create is in the --persist file already.
+    server.close(() => {
+      if (json) out(JSON.stringify({ type: 'stopped', signal }))
+      else if (!flags.quiet)
+        out(
+          `petstore-sandbox stopped (${signal})${store ? `; state saved to ${store.file}` : ''}`,
+        )
+      process.exit(0)
+    })
+    server.closeIdleConnections()
+    setTimeout(() => server.closeAllConnections(), GRACE_MS).unref()
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+
   const assets = packageAssets()
   const state = sandbox.state()
   out(
@@ -119,9 +142,11 @@ export async function serve(flags: ServeFlags): Promise<void> {
       {
         origin,
         version: assets.version,
-        data: restored
-          ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
-          : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
+        data: store?.readOnly
+          ? `${state.counts.pets} pets from ${store.file}, READ-ONLY (${store.readOnly}): creates answer 507 storage_failed until there is room`
+          : restored
+            ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
+            : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
         watching: flags.watch ? watched : [],
         ...(flags.handlers
           ? { handlers: `${overrides.length} from ${flags.handlers}` }
@@ -186,27 +211,6 @@ export async function serve(flags: ServeFlags): Promise<void> {
       )
     else if (!flags.quiet) out(paint(CYAN, `↻ ${message}`))
   }
-
-  let closing = false
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(130)
-    closing = true
-    watcher?.close()
-    stopLog()
-    // Nothing to flush: every acknowledged create is in the --persist file already.
-    server.close(() => {
-      if (json) out(JSON.stringify({ type: 'stopped', signal }))
-      else if (!flags.quiet)
-        out(
-          `petstore-sandbox stopped (${signal})${store ? `; state saved to ${store.file}` : ''}`,
-        )
-      process.exit(0)
-    })
-    server.closeIdleConnections()
-    setTimeout(() => server.closeAllConnections(), GRACE_MS).unref()
-  }
-  process.on('SIGINT', shutdown)
-  process.on('SIGTERM', shutdown)
 }
 
 /** Runs a start-up step, turning the sandbox's own errors into one-line CLI errors. */

@@ -105,19 +105,20 @@ export function track(child: ChildProcess): CliProcess {
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk
   })
+  let done = false
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
     (resolve) => {
       child.once('exit', (code, signal) => {
         // Let the pipes drain before anyone reads the output.
         setImmediate(() => {
+          // Before the waiters: a line() still waiting must see the exit and reject.
+          done = true
           resolve({ code, signal })
           for (const waiter of waiters) waiter()
         })
       })
     },
   )
-  let done = false
-  void exited.then(() => (done = true))
   const process_: CliProcess = {
     child,
     stdout: () => out,

@@ -5,6 +5,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -389,6 +390,122 @@ describe('group commit', () => {
     expect(lines).toHaveLength(1)
     expect(fileState().state.pets).toEqual(memory(sandbox))
     expect(fileState().state.pets).toHaveLength(2 + 5 - refused)
+    await store.close()
+  })
+})
+
+describe('a restart on a full disk (issue 21)', () => {
+  /** A first server's file: the seeded pets and two creates, then a clean stop. */
+  async function firstRun() {
+    const store = createFileStore(file, () => {}, { notice: () => {} })
+    const sandbox = createSandbox({ count: 2, seed: 1, store })
+    await restoreFromFile(sandbox, store)
+    for (const name of ['A', 'B']) expect((await post(sandbox, name)).status).toBe(201)
+    await store.close()
+    return readFileSync(file, 'utf8')
+  }
+
+  /** node:fs whose writes and creates fail with ENOSPC until `free()`. */
+  function fullDisk() {
+    let full = true
+    const enospc = (call: string) => errno('ENOSPC', call)
+    const fs: StoreFs = {
+      ...nodeStoreFs,
+      async open(path, flags, mode) {
+        if (full && (flags & constants.O_CREAT) !== 0) throw enospc(`open '${path}'`)
+        return nodeStoreFs.open(path, flags, mode)
+      },
+      async write(fd, data, position) {
+        if (full) throw enospc('write')
+        return nodeStoreFs.write(fd, data, position)
+      },
+    }
+    return { fs, free: () => (full = false) }
+  }
+
+  test('it starts, serves every pet of the file without rewriting it, answers 507, then 201 once there is room', async () => {
+    const content = await firstRun()
+    const disk = fullDisk()
+    const lines: string[] = []
+    const store = createFileStore(file, (error) => lines.push(error.message), {
+      fs: disk.fs,
+      notice: (line) => lines.push(line),
+    })
+    const sandbox = createSandbox({ count: 2, seed: 1, store })
+    expect(await restoreFromFile(sandbox, store)).toBe(true)
+    expect(memory(sandbox).map((pet) => pet.name)).toEqual([
+      ...fileState()
+        .state.pets.slice(0, 2)
+        .map((pet) => pet.name),
+      'A',
+      'B',
+    ])
+    expect(readFileSync(file, 'utf8')).toBe(content)
+    expect(lines).toEqual([])
+
+    const refused = await post(sandbox, 'Full')
+    expect(refused.status).toBe(507)
+    expect(((await refused.json()) as { code: string }).code).toBe('storage_failed')
+    expect(lines).toEqual([expect.stringMatching(/ENOSPC/)])
+    expect(readFileSync(file, 'utf8')).toBe(content)
+
+    disk.free()
+    expect((await post(sandbox, 'Room')).status).toBe(201)
+    expect(
+      fileState()
+        .state.pets.map((pet) => pet.name)
+        .slice(2),
+    ).toEqual(['A', 'B', 'Room'])
+    expect(fileState().state.pets).toEqual(memory(sandbox))
+    await store.close()
+  })
+
+  test('a torn last line is cut off at start, not rewritten: the file keeps its acknowledged bytes', async () => {
+    const content = await firstRun()
+    writeFileSync(file, `${content}{"id":5,"na`)
+    const disk = fullDisk()
+    const store = createFileStore(file, () => {}, { fs: disk.fs, notice: () => {} })
+    const sandbox = createSandbox({ count: 2, seed: 1, store })
+    await restoreFromFile(sandbox, store)
+    await store.settled()
+    expect(readFileSync(file, 'utf8')).toBe(content)
+    disk.free()
+    expect((await post(sandbox, 'Next')).status).toBe(201)
+    expect(fileState().state.pets).toEqual(memory(sandbox))
+    await store.close()
+  })
+
+  test('a state@1 file whose rewrite as state@2 fails is served as it is; the next create rewrites it first', async () => {
+    const pets = [
+      { id: 1, name: 'One', categoryId: 1 },
+      { id: 7, name: 'Seven', categoryId: 2 },
+    ]
+    const v1 = JSON.stringify({
+      format: 'petstore-sandbox/state@1',
+      seed: 1,
+      count: 2,
+      pets,
+    })
+    writeFileSync(file, v1)
+    const disk = fullDisk()
+    const lines: string[] = []
+    const store = createFileStore(file, (error) => lines.push(error.message), {
+      fs: disk.fs,
+      notice: (line) => lines.push(line),
+    })
+    const sandbox = createSandbox({ count: 2, seed: 1, store })
+    await restoreFromFile(sandbox, store)
+    expect(memory(sandbox)).toEqual(pets)
+    expect(readFileSync(file, 'utf8')).toBe(v1)
+    expect(lines).toEqual([
+      expect.stringMatching(/served as it is; rewriting it as state@2 failed \(ENOSPC/),
+    ])
+    expect((await post(sandbox, 'Full')).status).toBe(507)
+    expect(readFileSync(file, 'utf8')).toBe(v1)
+    disk.free()
+    expect((await post(sandbox, 'Room')).status).toBe(201)
+    expect(fileState().version).toBe(2)
+    expect(fileState().state.pets).toEqual(memory(sandbox))
     await store.close()
   })
 })
