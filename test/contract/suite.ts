@@ -293,6 +293,38 @@ export function defineContractSuite(
         expect(charset.status).toBe(201)
       })
 
+      test('only application/json is a JSON body: +json types are 415, saying what was sent and what is expected', async () => {
+        const before = (await control('GET', '/__sandbox')).body.counts
+        for (const type of [
+          'application/merge-patch+json',
+          'application/vnd.api+json',
+          'application/problem+json',
+          'text/json',
+          'application/jsonx',
+        ]) {
+          const reply = await call('POST', '/v1/pets', {
+            headers: { 'content-type': type },
+            body: '{"name":"Rex","categoryId":1}',
+          })
+          expect(reply.status, type).toBe(415)
+          expect(reply.body.code).toBe('unsupported_media_type')
+          expect(reply.body.message).toContain(`got "${type}"`)
+          expect(reply.body.message).toContain('"Content-Type: application/json"')
+        }
+        expect((await control('GET', '/__sandbox')).body.counts).toEqual(before)
+        for (const type of [
+          'Application/JSON',
+          'application/json;charset=UTF-8',
+          'application/json ; charset="utf-8"',
+        ]) {
+          const reply = await call('POST', '/v1/pets', {
+            headers: { 'content-type': type },
+            body: '{"name":"Rex","categoryId":1}',
+          })
+          expect(reply.status, type).toBe(201)
+        }
+      })
+
       test('without a valid key it is 401', async () => {
         const reply = await call('POST', '/v1/pets', {
           key: 'nope',
@@ -637,6 +669,30 @@ export function defineContractSuite(
         expect(clock.status).toBe(400)
         expect(clock.body.message).toContain('advanceSeconds')
         expect((await control('GET', '/__sandbox/nothing')).status).toBe(404)
+      })
+
+      test('a control body that is not application/json is 415 and changes nothing', async () => {
+        for (const [method, path, type, body] of [
+          [
+            'PUT',
+            '/__sandbox/scenario',
+            'application/merge-patch+json',
+            '{"name":"missing-pet"}',
+          ],
+          ['POST', '/__sandbox/clock', 'text/plain', '{"advanceSeconds":60}'],
+          ['POST', '/__sandbox/reset', 'application/x-www-form-urlencoded', 'a=1'],
+        ] as const) {
+          const before = (await control('GET', '/__sandbox')).body
+          const reply = await call(method, path, {
+            key: null,
+            headers: { 'content-type': type },
+            body,
+          })
+          expect(reply.status, path).toBe(415)
+          expect(reply.body.code).toBe('unsupported_media_type')
+          expect(reply.body.message).toContain(`got "${type}"`)
+          expect((await control('GET', '/__sandbox')).body).toEqual(before)
+        }
       })
     })
 
