@@ -105,16 +105,23 @@ export function authenticate(
   }
   const match = BEARER.exec(header)
   if (!match) {
-    const scheme = header.trim().split(/\s+/, 1)[0] ?? ''
+    // Nothing of the value is repeated (answer, journal, log): a real key pasted without
+    // "Bearer " would leak. Only a demo key, which is public, is named, to show the fix
+    // (of a session key, only its demo key part).
+    const words = header.trim().split(/\s+/)
+    const scheme = words[0] ?? ''
+    const demo = words.map((word) => demoKeyOf(word, keys)).find(Boolean)
     const reason = !/^bearer$/i.test(scheme)
-      ? `the header does not use the Bearer scheme (got "${scheme.slice(0, 20)}")`
-      : header.trim().length === scheme.length
+      ? demo
+        ? `the demo key "${demo}" is not sent after "Bearer "`
+        : 'the value does not start with "Bearer " (it is not repeated here, nor in the journal or the log: it may be a real key)'
+      : words.length === 1
         ? 'the "Bearer" scheme is not followed by a token'
         : 'the token must be one word of printable ASCII after "Bearer " (no inner spaces, tabs or accented letters)'
     return {
       ok: false,
       code: 'malformed_authorization',
-      message: `The Authorization header must be "Bearer <API_KEY>": ${reason}. ${example}`,
+      message: `The Authorization header must be "Bearer <API_KEY>": ${reason}. ${demo ? `Send "Authorization: Bearer ${demo}".` : example}`,
     }
   }
   const token = match[1] as string
@@ -145,4 +152,12 @@ export function authenticate(
     }
   }
   return { ok: true, key }
+}
+
+/** The known key a word is, or starts (`sandbox-free-key.alice`): public, so it may be named. */
+function demoKeyOf(word: string, keys: Map<string, KnownKey>): string | undefined {
+  if (keys.has(word)) return word
+  const dot = word.indexOf('.')
+  const key = dot > 0 ? word.slice(0, dot) : undefined
+  return key !== undefined && keys.has(key) ? key : undefined
 }

@@ -435,6 +435,36 @@ export function defineContractSuite(
         }
       })
 
+      test('nothing of an Authorization value is echoed, in the answer or the journal, unless it is a demo key', async () => {
+        const secret = 'sk_live_51HxSECRETab0123456789'
+        for (const authorization of [
+          secret,
+          `Token ${secret}`,
+          `Bearer: ${secret}`,
+          `Bearer ${secret.slice(0, 12)} ${secret.slice(12)}`,
+          `Bearer ${secret}`,
+        ]) {
+          const reply = await call('GET', '/v1/pets', {
+            key: null,
+            headers: { authorization },
+          })
+          expect(reply.status, authorization).toBe(401)
+          expect(JSON.stringify(reply.body), authorization).not.toMatch(/sk_live|SECRET/)
+          if (reply.body.code === 'malformed_authorization')
+            expect(reply.body.message).toContain('"Bearer <API_KEY>"')
+        }
+        const journal = await control('GET', '/__sandbox/requests')
+        expect(journal.body.requests).toHaveLength(5)
+        expect(JSON.stringify(journal.body)).not.toMatch(/sk_live|SECRET/)
+        // A demo key is public: naming it shows the fix.
+        const demo = await call('GET', '/v1/pets', {
+          key: null,
+          headers: { authorization: FREE },
+        })
+        expect(demo.body.code).toBe('malformed_authorization')
+        expect(demo.body.message).toContain(`Send "Authorization: Bearer ${FREE}".`)
+      })
+
       test('the scheme name is case-insensitive, as HTTP auth schemes are', async () => {
         expect(
           (
