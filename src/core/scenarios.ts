@@ -10,30 +10,15 @@ import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
-import { MAX_COUNT, MAX_LATENCY_MS } from './limits.js'
+import { latencySchema, type Latency } from './latency.js'
+import { MAX_COUNT } from './limits.js'
 import * as z from 'zod/mini'
 
 /** The operations of the v1 API, by the seed's operation names. */
 export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
-const latencyMs = () => z.number().check(z.int(), z.gte(0), z.lte(MAX_LATENCY_MS))
 const positiveInt = () => z.number().check(z.int(), z.positive())
-
-const latencySchema = z.union([
-  latencyMs(),
-  z
-    .strictObject({
-      minMs: latencyMs(),
-      maxMs: latencyMs(),
-    })
-    .check(
-      z.refine((range) => range.minMs <= range.maxMs, {
-        message: 'minMs must not be greater than maxMs',
-        path: ['minMs'],
-      }),
-    ),
-])
 
 const forcedErrorSchema = z.strictObject({
   status: z.number().check(
@@ -117,7 +102,7 @@ export const scenarioSchema = z.strictObject({
  * @see README.md#scenarios
  */
 export type Scenario = z.infer<typeof scenarioSchema>
-export type Latency = z.infer<typeof latencySchema>
+export type { Latency }
 export type ForcedError = z.infer<typeof forcedErrorSchema>
 
 /**
