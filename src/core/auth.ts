@@ -2,6 +2,8 @@ import type { ApiKeysFixture, Plan } from './fixtures.js'
 import type { Scenario } from './scenarios.js'
 import type { ApiErrorCode } from './api-errors.js'
 import { SandboxError } from './errors.js'
+import { hasOwnName, ownValue } from './own-names.js'
+import { scenarioSource } from './scenarios.js'
 
 export interface KnownKey {
   key: string
@@ -40,10 +42,13 @@ export function createKeyIndex(
   /** Scenarios whose keys take the first plan when theirs is missing (the built-in ones, under fixtures of your own). */
   lenient: (scenario: Pick<Scenario, 'name' | 'keys'>) => boolean = () => false,
 ): Map<string, KnownKey> {
-  const fallback = fixture.plans.free ? 'free' : Object.keys(fixture.plans)[0]
+  // Own names only, here and below: a plan named "constructor" must not find Object.
+  const fallback = hasOwnName(fixture.plans, 'free')
+    ? 'free'
+    : Object.keys(fixture.plans)[0]
   const index = new Map<string, KnownKey>()
   for (const entry of fixture.keys) {
-    const plan = fixture.plans[entry.plan] as Plan
+    const plan = ownValue(fixture.plans, entry.plan) as Plan
     index.set(entry.key, {
       key: entry.key,
       planName: entry.plan,
@@ -54,13 +59,15 @@ export function createKeyIndex(
   for (const scenario of scenarios) {
     for (const [key, named] of Object.entries(scenario.keys ?? {})) {
       const planName =
-        fixture.plans[named] || !lenient(scenario) ? named : (fallback ?? named)
-      const plan = fixture.plans[planName]
+        hasOwnName(fixture.plans, named) || !lenient(scenario)
+          ? named
+          : (fallback ?? named)
+      const plan = ownValue(fixture.plans, planName)
       const taken = index.get(key)
       if (!plan || (taken && taken.scenario !== scenario.name)) {
         throw SandboxError.for(
           'INVALID_SCENARIO',
-          `load the keys of the scenario "${scenario.name}"`,
+          `load the keys of the scenario "${scenario.name}"${sourceNote(scenario)}`,
           plan
             ? `the key "${key}" is already ${taken?.scenario ? `the key of the scenario "${taken.scenario}"` : 'a key of the fixtures'}`
             : `keys.${key} names the plan "${planName}", which the fixtures do not have (${Object.keys(fixture.plans).join(', ')})`,
@@ -160,4 +167,10 @@ function demoKeyOf(word: string, keys: Map<string, KnownKey>): string | undefine
   const dot = word.indexOf('.')
   const key = dot > 0 ? word.slice(0, dot) : undefined
   return key !== undefined && keys.has(key) ? key : undefined
+}
+
+/** Where a scenario came from (its file), for messages: " (./my-scenario.json)". */
+function sourceNote(scenario: object): string {
+  const source = scenarioSource(scenario)
+  return source === undefined ? '' : ` (${source})`
 }

@@ -18,6 +18,7 @@ import { handleControlRequest } from './control.js'
 import { createSandboxHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
 import { latencySchema } from './latency.js'
+import { hasOwnName } from './own-names.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkPath } from './request-target.js'
 import { CONTROL_PATH } from './routes.js'
@@ -378,7 +379,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let pending: Promise<void> = main.ready
 
   const anonymousPlan = () => {
-    const name = fixtures.apiKeys.plans.free
+    const name = hasOwnName(fixtures.apiKeys.plans, 'free')
       ? 'free'
       : (Object.keys(fixtures.apiKeys.plans)[0] as string)
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }

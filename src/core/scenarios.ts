@@ -12,6 +12,7 @@ import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
 import { latencySchema, type Latency } from './latency.js'
 import { MAX_COUNT } from './limits.js'
+import { ownRecord } from './own-names.js'
 import * as z from 'zod/mini'
 
 /** The operations of the v1 API, by the seed's operation names. */
@@ -58,7 +59,7 @@ export const scenarioSchema = z.strictObject({
   ),
   rateLimits: z.optional(
     z.strictObject({
-      plans: z.optional(z.record(z.string().check(z.minLength(1)), planLimitsSchema)),
+      plans: z.optional(ownRecord(z.string().check(z.minLength(1)), planLimitsSchema)),
       exhausted: z.optional(z.boolean()),
       ban: z.optional(
         z.strictObject({
@@ -81,7 +82,7 @@ export const scenarioSchema = z.strictObject({
    * only choose its key (a mobile app, Postman, a partner's backend) gets the scenario.
    */
   keys: z.optional(
-    z.record(
+    ownRecord(
       z
         .string()
         .check(
@@ -128,7 +129,9 @@ export function defineScenario(
  * Validates unknown data as a scenario; `source` (a file path) is named in errors;
  * `maxPets` (the sandbox's) bounds the ids of its pets.
  */
-export function parseScenario(data: unknown, source: string, maxPets?: number): Scenario {
+export function parseScenario(data: unknown, given: string, maxPets?: number): Scenario {
+  // A scenario parsed before (a file, then the options) keeps naming its first source.
+  const source = (isObject(data) && sources.get(data)) || given
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(
@@ -155,7 +158,20 @@ export function parseScenario(data: unknown, source: string, maxPets?: number): 
       'Choose one: expired keys answer expired_api_key, rejected keys invalid_api_key.',
     )
   }
+  sources.set(parsed.data, source)
   return parsed.data
+}
+
+/** The source (a file path, an option) each parsed scenario came from. */
+const sources = new WeakMap<object, string>()
+
+/** Where a parsed scenario came from, for messages: its file's path, or the option. */
+export function scenarioSource(scenario: object): string | undefined {
+  return sources.get(scenario)
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
 }
 
 /** The scenarios bundled with the package, so every runtime (the browser too) has them. */
