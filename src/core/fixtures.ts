@@ -88,7 +88,7 @@ export function resolveFixtures(
     throw SandboxError.for(
       'INVALID_FIXTURES',
       `load fixtures from ${source}`,
-      describeIssues(parsed.error.issues, 'fixtures'),
+      describeIssues(parsed.error.issues, 'fixtures', fixturesSchema),
       'See README.md#fixtures for the format: { "apiKeys": {...}, "categories": [...], "pets": [...] }.',
     )
   }

@@ -137,7 +137,7 @@ export function parseScenario(data: unknown, given: string, maxPets?: number): S
     throw SandboxError.for(
       'INVALID_SCENARIO',
       `load the scenario ${source}`,
-      describeIssues(parsed.error.issues, 'scenario'),
+      describeIssues(parsed.error.issues, 'scenario', scenarioSchema),
       `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
     )
   }

@@ -77,7 +77,10 @@ export function validateNewPet(body: unknown): Validated<NewPet> {
   }
   const parsed = newPetSchema.safeParse(body, { reportInput: true })
   if (!parsed.success) {
-    return { ok: false, message: `Invalid body: ${describeIssues(parsed.error.issues)}.` }
+    return {
+      ok: false,
+      message: `Invalid body: ${describeIssues(parsed.error.issues, 'body', newPetSchema)}.`,
+    }
   }
   return { ok: true, value: parsed.data }
 }

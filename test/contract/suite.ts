@@ -226,14 +226,16 @@ export function defineContractSuite(
       })
 
       test.each([
-        [{ categoryId: 1 }, /name is required/],
-        [{ name: 'Rex' }, /categoryId is required/],
+        [{ categoryId: 1 }, /name is required \(string\)/],
+        // The seed's type names: categoryId is an integer, not any number.
+        [{ name: 'Rex' }, /categoryId is required \(integer\)/],
         [{ name: '', categoryId: 1 }, /name must not be empty/],
         [{ name: 42, categoryId: 1 }, /name must be a string/],
         [
           { name: 'Rex', categoryId: '1' },
-          /categoryId must be a number, got the string "1"/,
+          /categoryId must be an integer, got the string "1"/,
         ],
+        [{ name: 'Rex', categoryId: null }, /categoryId must be an integer, got null/],
         [{ name: 'Rex', categoryId: 1.5 }, /categoryId must be an integer/],
         [{ name: 'Rex', categoryId: 0 }, /categoryId must be greater than 0/],
         [
