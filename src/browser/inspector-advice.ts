@@ -18,7 +18,11 @@ export function adviseOn(entry: JournalEntry): string[] {
       'Ignored Retry-After: this request came while an earlier 429 asked the client to wait. Wait the Retry-After seconds before retrying; requests sent anyway lead to a temporary ban of the key.',
     )
   }
-  const byCode = entry.code ? CODE_ADVICE[entry.code] : undefined
+  // Own names only: a scenario may force any snake_case code, "constructor" included.
+  const byCode =
+    entry.code && Object.hasOwn(CODE_ADVICE, entry.code)
+      ? CODE_ADVICE[entry.code]
+      : undefined
   if (byCode) advice.push(typeof byCode === 'function' ? byCode(entry) : byCode)
   return advice
 }

@@ -1,6 +1,6 @@
 import type { InferredOptionType, Options } from 'yargs'
 import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
-import type { Latency } from '../core/scenarios.js'
+import { isLatency, type Latency } from '../core/latency.js'
 import {
   DEFAULT_MAX_PETS,
   DEFAULT_MAX_TOTAL_PETS,
@@ -289,10 +289,11 @@ function latency(text: string): Latency {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text)
   const minMs = Number(match?.[1])
   const maxMs = match?.[2] === undefined ? minMs : Number(match[2])
-  if (!match || maxMs > MAX_LATENCY_MS || minMs > maxMs) {
+  const value = match?.[2] === undefined ? minMs : { minMs, maxMs }
+  if (!isLatency(value)) {
     throw new Error(
       `milliseconds (250) or a range (100-500), each 0 to ${MAX_LATENCY_MS}`,
     )
   }
-  return match[2] === undefined ? minMs : { minMs, maxMs }
+  return value
 }

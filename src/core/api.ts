@@ -11,6 +11,7 @@ import {
   type JournalEntry,
 } from './journal.js'
 import type { Plan } from './fixtures.js'
+import { hasOwnName, ownValue } from './own-names.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
 import {
   errorReply,
@@ -373,14 +374,14 @@ function scenarioSource(scenario: Scenario, key: KnownKey) {
 
 /** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */
 function limitHolder(scenario: Scenario, key: KnownKey) {
-  if (scenario.rateLimits?.plans?.[key.planName]) {
+  if (hasOwnName(scenario.rateLimits?.plans, key.planName)) {
     return `the scenario "${scenario.name}" (for the ${key.plan.label ?? key.planName} plan)`
   }
   return `the ${key.plan.label ?? key.planName} plan`
 }
 
 function policyFor(scenario: Scenario, plan: Plan, planName: string): RateLimitPolicy {
-  const override = scenario.rateLimits?.plans?.[planName]
+  const override = ownValue(scenario.rateLimits?.plans, planName)
   return {
     limits: override ?? plan,
     ban: scenario.rateLimits?.ban ?? DEFAULT_BAN,

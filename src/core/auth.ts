@@ -2,6 +2,8 @@ import type { ApiKeysFixture, Plan } from './fixtures.js'
 import type { Scenario } from './scenarios.js'
 import type { ApiErrorCode } from './api-errors.js'
 import { SandboxError } from './errors.js'
+import { hasOwnName, ownValue } from './own-names.js'
+import { scenarioSource } from './scenarios.js'
 
 export interface KnownKey {
   key: string
@@ -40,10 +42,13 @@ export function createKeyIndex(
   /** Scenarios whose keys take the first plan when theirs is missing (the built-in ones, under fixtures of your own). */
   lenient: (scenario: Pick<Scenario, 'name' | 'keys'>) => boolean = () => false,
 ): Map<string, KnownKey> {
-  const fallback = fixture.plans.free ? 'free' : Object.keys(fixture.plans)[0]
+  // Own names only, here and below: a plan named "constructor" must not find Object.
+  const fallback = hasOwnName(fixture.plans, 'free')
+    ? 'free'
+    : Object.keys(fixture.plans)[0]
   const index = new Map<string, KnownKey>()
   for (const entry of fixture.keys) {
-    const plan = fixture.plans[entry.plan] as Plan
+    const plan = ownValue(fixture.plans, entry.plan) as Plan
     index.set(entry.key, {
       key: entry.key,
       planName: entry.plan,
@@ -54,13 +59,15 @@ export function createKeyIndex(
   for (const scenario of scenarios) {
     for (const [key, named] of Object.entries(scenario.keys ?? {})) {
       const planName =
-        fixture.plans[named] || !lenient(scenario) ? named : (fallback ?? named)
-      const plan = fixture.plans[planName]
+        hasOwnName(fixture.plans, named) || !lenient(scenario)
+          ? named
+          : (fallback ?? named)
+      const plan = ownValue(fixture.plans, planName)
       const taken = index.get(key)
       if (!plan || (taken && taken.scenario !== scenario.name)) {
         throw SandboxError.for(
           'INVALID_SCENARIO',
-          `load the keys of the scenario "${scenario.name}"`,
+          `load the keys of the scenario "${scenario.name}"${sourceNote(scenario)}`,
           plan
             ? `the key "${key}" is already ${taken?.scenario ? `the key of the scenario "${taken.scenario}"` : 'a key of the fixtures'}`
             : `keys.${key} names the plan "${planName}", which the fixtures do not have (${Object.keys(fixture.plans).join(', ')})`,
@@ -105,16 +112,23 @@ export function authenticate(
   }
   const match = BEARER.exec(header)
   if (!match) {
-    const scheme = header.trim().split(/\s+/, 1)[0] ?? ''
+    // Nothing of the value is repeated (answer, journal, log): a real key pasted without
+    // "Bearer " would leak. Only a demo key, which is public, is named, to show the fix
+    // (of a session key, only its demo key part).
+    const words = header.trim().split(/\s+/)
+    const scheme = words[0] ?? ''
+    const demo = words.map((word) => demoKeyOf(word, keys)).find(Boolean)
     const reason = !/^bearer$/i.test(scheme)
-      ? `the header does not use the Bearer scheme (got "${scheme.slice(0, 20)}")`
-      : header.trim().length === scheme.length
+      ? demo
+        ? `the demo key "${demo}" is not sent after "Bearer "`
+        : 'the value does not start with "Bearer " (it is not repeated here, nor in the journal or the log: it may be a real key)'
+      : words.length === 1
         ? 'the "Bearer" scheme is not followed by a token'
         : 'the token must be one word of printable ASCII after "Bearer " (no inner spaces, tabs or accented letters)'
     return {
       ok: false,
       code: 'malformed_authorization',
-      message: `The Authorization header must be "Bearer <API_KEY>": ${reason}. ${example}`,
+      message: `The Authorization header must be "Bearer <API_KEY>": ${reason}. ${demo ? `Send "Authorization: Bearer ${demo}".` : example}`,
     }
   }
   const token = match[1] as string
@@ -145,4 +159,18 @@ export function authenticate(
     }
   }
   return { ok: true, key }
+}
+
+/** The known key a word is, or starts (`sandbox-free-key.alice`): public, so it may be named. */
+function demoKeyOf(word: string, keys: Map<string, KnownKey>): string | undefined {
+  if (keys.has(word)) return word
+  const dot = word.indexOf('.')
+  const key = dot > 0 ? word.slice(0, dot) : undefined
+  return key !== undefined && keys.has(key) ? key : undefined
+}
+
+/** Where a scenario came from (its file), for messages: " (./my-scenario.json)". */
+function sourceNote(scenario: object): string {
+  const source = scenarioSource(scenario)
+  return source === undefined ? '' : ` (${source})`
 }

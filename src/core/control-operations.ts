@@ -185,11 +185,16 @@ export async function createSession(call: ControlCall): Promise<Answer> {
   const world = sandbox.session(id)
   if (!existed && scenario !== undefined) world.useScenario(scenario)
   // One key per plan: the first demo key of each plan that is not expired.
-  const keys: Record<string, string> = {}
+  // A Map, then own properties: plans are named by the fixtures (one may be "constructor").
+  const keys = new Map<string, string>()
   for (const key of sandbox.state().keys) {
-    if (!key.expired && key.scenario === undefined) keys[key.plan] ??= `${key.key}.${id}`
+    if (!key.expired && key.scenario === undefined && !keys.has(key.plan))
+      keys.set(key.plan, `${key.key}.${id}`)
   }
-  return { status: existed ? 200 : 201, body: { id, keys } }
+  return {
+    status: existed ? 200 : 201,
+    body: { id, keys: Object.fromEntries(keys) },
+  }
 }
 
 /** `GET /__sandbox/sessions`: the live sessions besides the default one. */

@@ -1,5 +1,6 @@
 import { errorReply, fail, Failure, jsonReply, type Reply } from './api-errors.js'
 import { SandboxError } from './errors.js'
+import { bodyTypeRefused, CONTROL_BODY } from './media-type.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
 import type { Sandbox, SandboxSession } from './sandbox.js'
 import { StoreWriteError } from './store.js'
@@ -28,6 +29,12 @@ export async function handleControlRequest(
   const method = request.method.toUpperCase()
   const found = routeControl(method, rest === '/' ? '' : rest)
   await sandbox.ready
+  // Judged before routing, as the standalone server's guard does: a body that is not
+  // JSON is refused whatever the endpoint does with it. Read once, then handed on.
+  const bytes = await body()
+  const type = request.headers.get('content-type')
+  const refused = bodyTypeRefused(type, bytes.length > 0, CONTROL_BODY)
+  if (refused) return errorReply(refused)
   let outcome
   try {
     switch (found.kind) {
@@ -51,7 +58,7 @@ export async function handleControlRequest(
           request,
           url,
           params: found.params,
-          body,
+          body: async () => bytes,
         })
     }
   } catch (error) {

@@ -4,6 +4,7 @@ import { SandboxError } from './errors.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
 import { MAX_NAME_LENGTH } from './limits.js'
+import { hasOwnName, ownRecord } from './own-names.js'
 import { petStatusSchema, MAX_SAFE_ID } from './schemas.js'
 import * as z from 'zod/mini'
 
@@ -17,7 +18,7 @@ export const planSchema = z.strictObject({
 })
 
 export const apiKeysFixtureSchema = z.strictObject({
-  plans: z.record(nonEmpty(), planSchema),
+  plans: ownRecord(nonEmpty(), planSchema),
   keys: z
     .array(
       z.strictObject({
@@ -87,13 +88,13 @@ export function resolveFixtures(
     throw SandboxError.for(
       'INVALID_FIXTURES',
       `load fixtures from ${source}`,
-      describeIssues(parsed.error.issues, 'fixtures'),
+      describeIssues(parsed.error.issues, 'fixtures', fixturesSchema),
       'See README.md#fixtures for the format: { "apiKeys": {...}, "categories": [...], "pets": [...] }.',
     )
   }
   const apiKeys = parsed.data.apiKeys ?? (defaultApiKeys as ApiKeysFixture)
   for (const [index, entry] of apiKeys.keys.entries()) {
-    if (!apiKeys.plans[entry.plan]) {
+    if (!hasOwnName(apiKeys.plans, entry.plan)) {
       throw SandboxError.for(
         'INVALID_FIXTURES',
         `load fixtures from ${source}`,

@@ -1,5 +1,5 @@
 import { config } from 'zod/mini'
-import { globalConfig, type $ZodIssue } from 'zod/v4/core'
+import { globalConfig, type $ZodIssue, type $ZodType } from 'zod/v4/core'
 import en from 'zod/v4/locales/en.js'
 
 // The core validates with zod's mini build (zod/mini): the same parser, issues and JSON
@@ -14,10 +14,16 @@ if (!globalConfig.localeError) config(en())
  * Renders zod issues as "field: rule" phrases, so both API error messages and thrown
  * SandboxErrors name the field and what is allowed.
  */
-export function describeIssues(issues: readonly $ZodIssue[], root = 'body'): string {
+export function describeIssues(
+  issues: readonly $ZodIssue[],
+  root = 'body',
+  /** The schema the issues are of: its integer fields are named "integer", not "number". */
+  schema?: $ZodType,
+): string {
   // A value past 2^53 breaks two rules (safe integer, maximum) with the same words.
   const phrases = issues.map(
-    (issue) => `${fieldPath(issue.path, root)} ${describeIssue(issue)}`,
+    (issue) =>
+      `${fieldPath(issue.path, root)} ${describeIssue(issue, schema && isIntegerAt(schema, issue.path))}`,
   )
   return [...new Set(phrases)].join('; ')
 }
@@ -35,12 +41,15 @@ export function fieldPath(path: readonly PropertyKey[], root: string): string {
     .join('')
 }
 
-function describeIssue(issue: $ZodIssue): string {
+function describeIssue(issue: $ZodIssue, integer = false): string {
   switch (issue.code) {
-    case 'invalid_type':
+    case 'invalid_type': {
+      // zod expects a "number" of an integer field too; the seed's type is "integer".
+      const expected = integer && issue.expected === 'number' ? 'integer' : issue.expected
       return issue.input === undefined
-        ? `is required (${issue.expected})`
-        : `must be ${article(issue.expected)}, got ${typeName(issue.input)}`
+        ? `is required (${expected})`
+        : `must be ${article(expected)}, got ${typeName(issue.input)}`
+    }
     case 'too_small':
       if (issue.origin === 'string') return 'must not be empty'
       if (issue.origin === 'array') return `must have at least ${issue.minimum} item(s)`
@@ -54,6 +63,40 @@ function describeIssue(issue: $ZodIssue): string {
       return `has unknown field(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`
     default:
       return issue.message.charAt(0).toLowerCase() + issue.message.slice(1)
+  }
+}
+
+/**
+ * Whether the field at `path` of `schema` is an integer (a number with an integer
+ * check, `z.int()`). Optional, default, pipe and the like are looked through.
+ */
+function isIntegerAt(schema: $ZodType, path: readonly PropertyKey[]): boolean {
+  let node: $ZodType | undefined = unwrap(schema)
+  for (const part of path) {
+    const def = node?._zod.def as unknown as Record<string, unknown> | undefined
+    if (def?.type === 'object') {
+      const shape = def.shape as Record<PropertyKey, $ZodType>
+      node = Object.hasOwn(shape, part) ? shape[part] : undefined
+    } else if (def?.type === 'array') node = def.element as $ZodType
+    else if (def?.type === 'record') node = def.valueType as $ZodType
+    else return false
+    node = node && unwrap(node)
+  }
+  if (node?._zod.def.type !== 'number') return false
+  return (node._zod.def.checks ?? []).some((check) => {
+    const def = check._zod.def as { check: string; format?: string }
+    return def.check === 'number_format' && /int/.test(def.format ?? '')
+  })
+}
+
+function unwrap(schema: $ZodType): $ZodType {
+  let node = schema
+  for (;;) {
+    const def = node._zod.def as unknown as Record<string, unknown>
+    const inner = (def.innerType ?? (def.type === 'pipe' ? def.out : undefined)) as
+      $ZodType | undefined
+    if (!inner) return node
+    node = inner
   }
 }
 

@@ -4,12 +4,8 @@ import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.j
 import type { Operation, Scenario } from './scenarios.js'
 import { StorageFullError } from './pet-quota.js'
 import { StoreWriteError } from './store.js'
-import {
-  isJsonMediaType,
-  validateListQuery,
-  validateNewPet,
-  validatePetId,
-} from './validation.js'
+import { bodyTypeRefused } from './media-type.js'
+import { validateListQuery, validateNewPet, validatePetId } from './validation.js'
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -29,14 +25,9 @@ export async function createPet({
   dataset,
   body,
 }: ApiCall): Promise<Answer> {
-  const contentType = request.headers.get('content-type')
   const bytes = await body()
-  if (bytes.length > 0 && !isJsonMediaType(contentType)) {
-    return fail(
-      'unsupported_media_type',
-      `The body must be JSON: send "Content-Type: application/json"${contentType ? `, got "${contentType.slice(0, 60)}"` : ' (the header is missing)'}.`,
-    )
-  }
+  const refused = bodyTypeRefused(request.headers.get('content-type'), bytes.length > 0)
+  if (refused) return refused
   let text: string
   try {
     // JSON is UTF-8 (RFC 8259): undecodable bytes would be stored as U+FFFD.

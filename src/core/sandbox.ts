@@ -17,6 +17,8 @@ import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fi
 import { handleControlRequest } from './control.js'
 import { createSandboxHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
+import { latencySchema } from './latency.js'
+import { hasOwnName } from './own-names.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkPath } from './request-target.js'
 import { CONTROL_PATH } from './routes.js'
@@ -45,6 +47,7 @@ import * as z from 'zod/mini'
 import {
   MAX_COUNT,
   MAX_JOURNAL_SIZE,
+  MAX_LATENCY_MS,
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
@@ -282,6 +285,7 @@ const optionsSchema = z.object({
   journalSize: intIn(0, MAX_JOURNAL_SIZE),
   maxPets: intIn(0, MAX_PETS_LIMIT),
   maxTotalPets: intIn(0, MAX_PETS_LIMIT),
+  latency: z.optional(latencySchema),
 })
 
 /**
@@ -301,8 +305,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     throw SandboxError.for(
       'INVALID_OPTION',
       'create the sandbox',
-      `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
+      // Only the first letter: the rule may name fields (minMs).
+      `option ${String(issue?.path.join('.'))} ${issue?.message.replace(/^./, (first) => first.toLowerCase())}`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
@@ -374,7 +379,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let pending: Promise<void> = main.ready
 
   const anonymousPlan = () => {
-    const name = fixtures.apiKeys.plans.free
+    const name = hasOwnName(fixtures.apiKeys.plans, 'free')
       ? 'free'
       : (Object.keys(fixtures.apiKeys.plans)[0] as string)
     return { name, plan: fixtures.apiKeys.plans[name] as Plan }

@@ -10,30 +10,16 @@ import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues } from './issues.js'
-import { MAX_COUNT, MAX_LATENCY_MS } from './limits.js'
+import { latencySchema, type Latency } from './latency.js'
+import { MAX_COUNT } from './limits.js'
+import { ownRecord } from './own-names.js'
 import * as z from 'zod/mini'
 
 /** The operations of the v1 API, by the seed's operation names. */
 export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
-const latencyMs = () => z.number().check(z.int(), z.gte(0), z.lte(MAX_LATENCY_MS))
 const positiveInt = () => z.number().check(z.int(), z.positive())
-
-const latencySchema = z.union([
-  latencyMs(),
-  z
-    .strictObject({
-      minMs: latencyMs(),
-      maxMs: latencyMs(),
-    })
-    .check(
-      z.refine((range) => range.minMs <= range.maxMs, {
-        message: 'minMs must not be greater than maxMs',
-        path: ['minMs'],
-      }),
-    ),
-])
 
 const forcedErrorSchema = z.strictObject({
   status: z.number().check(
@@ -73,7 +59,7 @@ export const scenarioSchema = z.strictObject({
   ),
   rateLimits: z.optional(
     z.strictObject({
-      plans: z.optional(z.record(z.string().check(z.minLength(1)), planLimitsSchema)),
+      plans: z.optional(ownRecord(z.string().check(z.minLength(1)), planLimitsSchema)),
       exhausted: z.optional(z.boolean()),
       ban: z.optional(
         z.strictObject({
@@ -96,7 +82,7 @@ export const scenarioSchema = z.strictObject({
    * only choose its key (a mobile app, Postman, a partner's backend) gets the scenario.
    */
   keys: z.optional(
-    z.record(
+    ownRecord(
       z
         .string()
         .check(
@@ -117,7 +103,7 @@ export const scenarioSchema = z.strictObject({
  * @see README.md#scenarios
  */
 export type Scenario = z.infer<typeof scenarioSchema>
-export type Latency = z.infer<typeof latencySchema>
+export type { Latency }
 export type ForcedError = z.infer<typeof forcedErrorSchema>
 
 /**
@@ -143,13 +129,15 @@ export function defineScenario(
  * Validates unknown data as a scenario; `source` (a file path) is named in errors;
  * `maxPets` (the sandbox's) bounds the ids of its pets.
  */
-export function parseScenario(data: unknown, source: string, maxPets?: number): Scenario {
+export function parseScenario(data: unknown, given: string, maxPets?: number): Scenario {
+  // A scenario parsed before (a file, then the options) keeps naming its first source.
+  const source = (isObject(data) && sources.get(data)) || given
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(
       'INVALID_SCENARIO',
       `load the scenario ${source}`,
-      describeIssues(parsed.error.issues, 'scenario'),
+      describeIssues(parsed.error.issues, 'scenario', scenarioSchema),
       `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
     )
   }
@@ -170,7 +158,20 @@ export function parseScenario(data: unknown, source: string, maxPets?: number): 
       'Choose one: expired keys answer expired_api_key, rejected keys invalid_api_key.',
     )
   }
+  sources.set(parsed.data, source)
   return parsed.data
+}
+
+/** The source (a file path, an option) each parsed scenario came from. */
+const sources = new WeakMap<object, string>()
+
+/** Where a parsed scenario came from, for messages: its file's path, or the option. */
+export function scenarioSource(scenario: object): string | undefined {
+  return sources.get(scenario)
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null
 }
 
 /** The scenarios bundled with the package, so every runtime (the browser too) has them. */

@@ -77,14 +77,10 @@ export function validateNewPet(body: unknown): Validated<NewPet> {
   }
   const parsed = newPetSchema.safeParse(body, { reportInput: true })
   if (!parsed.success) {
-    return { ok: false, message: `Invalid body: ${describeIssues(parsed.error.issues)}.` }
+    return {
+      ok: false,
+      message: `Invalid body: ${describeIssues(parsed.error.issues, 'body', newPetSchema)}.`,
+    }
   }
   return { ok: true, value: parsed.data }
-}
-
-/** Whether a Content-Type names JSON (`application/json`, any `+json`, any parameters). */
-export function isJsonMediaType(contentType: string | null): boolean {
-  if (contentType === null) return false
-  const type = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? ''
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)
 }

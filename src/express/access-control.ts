@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
-import { fail, type Failure } from '../core/api-errors.js'
+import type { Failure } from '../core/api-errors.js'
 import { SandboxError } from '../core/errors.js'
 import {
   controlTokenRequired,
@@ -13,7 +13,7 @@ import {
   normalizeAllowedHost,
   normalizeOrigin,
 } from '../core/request-trust.js'
-import { isJsonMediaType } from '../core/validation.js'
+import { bodyTypeRefused, CONTROL_BODY } from '../core/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
 
 /** Who may use the standalone server; see README.md#security. */
@@ -220,12 +220,7 @@ function mediaTypeRefused(req: IncomingMessage): Failure | undefined {
   const body =
     req.headers['transfer-encoding'] !== undefined ||
     (length !== undefined && length !== '0')
-  const type = req.headers['content-type']
-  if (!body || isJsonMediaType(type ?? null)) return undefined
-  return fail(
-    'unsupported_media_type',
-    `A control request's body must be JSON: send "Content-Type: application/json"${type ? `, got "${type.slice(0, 60)}"` : ' (the header is missing)'}.`,
-  )
+  return bodyTypeRefused(req.headers['content-type'], body, CONTROL_BODY)
 }
 
 function checkList(

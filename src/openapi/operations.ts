@@ -42,6 +42,11 @@ const UNKNOWN_SCENARIO = 'Also 400 unknown_scenario for an unknown X-Sandbox-Sce
 const FORCED =
   'An error a scenario forces (e.g. 503 service_unavailable); never in the default scenario.'
 
+/** A control body of another type than application/json, +json types included. */
+const NOT_JSON = controlResponse(
+  'The body is not application/json, +json types included (unsupported_media_type).',
+)
+
 /** The 404 and 405 every path may answer: a mistyped path, or a method it does not take. */
 const pathErrors = (scope: 'api' | 'control') => ({
   '404': ref('responses', scope === 'api' ? 'NotFound' : 'ControlNotFound'),
@@ -137,7 +142,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       '401': ref('responses', 'Unauthorized'),
       ...pathErrors('api'),
       '413': apiResponse("Body over the standalone server's limit (payload_too_large)."),
-      '415': apiResponse('Body is not application/json (unsupported_media_type).'),
+      '415': apiResponse(
+        'Body is not application/json, +json types included (unsupported_media_type).',
+      ),
       '429': ref('responses', 'TooManyRequests'),
       default: ref('responses', 'ScenarioError'),
     },
@@ -205,6 +212,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'Back to the start: seeded data, fresh rate-limit windows and bans, the clock, the startup scenario, an empty journal.',
     responses: {
       '200': controlResponse('The state after the reset.', 'SandboxState'),
+      '415': NOT_JSON,
       ...pathErrors('control'),
     },
   },
@@ -226,6 +234,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       '400': controlResponse(
         'No loaded scenario has this name (unknown_scenario), the body is not JSON (invalid_json), or name is not a string (validation_failed).',
       ),
+      '415': NOT_JSON,
       ...pathErrors('control'),
     },
   },
@@ -247,6 +256,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       '400': controlResponse(
         'The body is not JSON (invalid_json), or a field is wrong or out of range (validation_failed).',
       ),
+      '415': NOT_JSON,
       ...pathErrors('control'),
     },
   },
@@ -270,6 +280,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       '400': controlResponse(
         'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), or the scenario is not loaded (unknown_scenario).',
       ),
+      '415': NOT_JSON,
       ...pathErrors('control'),
     },
   },

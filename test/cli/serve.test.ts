@@ -74,6 +74,32 @@ test('requests sent while a 429 asked to wait are pointed out (JSON log too)', a
   expect(requests[1]).toMatchObject({ status: 429, ignoredRetryAfter: true })
 })
 
+test('nothing of an Authorization value that is not a demo key reaches the log', async () => {
+  const secret = 'sk_live_51HxSECRETab0123456789'
+  const { cli, api } = await startServer()
+  for (const authorization of [
+    secret,
+    `Token ${secret}`,
+    `Bearer ${secret.slice(0, 12)} ${secret.slice(12)}`,
+    `Bearer ${secret}`,
+  ]) {
+    const reply = await fetch(`${api}/pets?limit=1`, { headers: { authorization } })
+    expect(reply.status).toBe(401)
+  }
+  await fetch(`${api}/pets?limit=2`, { headers: FREE })
+  await cli.line(/"path":"\/v1\/pets\?limit=2"/)
+  const requests = events(cli, 'request')
+  expect(requests.map((entry) => entry.code)).toEqual([
+    'malformed_authorization',
+    'malformed_authorization',
+    'malformed_authorization',
+    'invalid_api_key',
+    undefined,
+  ])
+  expect(cli.stdout()).not.toMatch(/sk_live|SECRET/)
+  expect(cli.stderr()).not.toMatch(/sk_live|SECRET/)
+})
+
 test('--quiet prints the URL only', async () => {
   const cli = await runCli(['--port', '0', '--quiet'])
   const line = await cli.line(/listening on/)

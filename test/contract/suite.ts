@@ -226,14 +226,16 @@ export function defineContractSuite(
       })
 
       test.each([
-        [{ categoryId: 1 }, /name is required/],
-        [{ name: 'Rex' }, /categoryId is required/],
+        [{ categoryId: 1 }, /name is required \(string\)/],
+        // The seed's type names: categoryId is an integer, not any number.
+        [{ name: 'Rex' }, /categoryId is required \(integer\)/],
         [{ name: '', categoryId: 1 }, /name must not be empty/],
         [{ name: 42, categoryId: 1 }, /name must be a string/],
         [
           { name: 'Rex', categoryId: '1' },
-          /categoryId must be a number, got the string "1"/,
+          /categoryId must be an integer, got the string "1"/,
         ],
+        [{ name: 'Rex', categoryId: null }, /categoryId must be an integer, got null/],
         [{ name: 'Rex', categoryId: 1.5 }, /categoryId must be an integer/],
         [{ name: 'Rex', categoryId: 0 }, /categoryId must be greater than 0/],
         [
@@ -291,6 +293,38 @@ export function defineContractSuite(
           body: '{"name":"Rex","categoryId":1}',
         })
         expect(charset.status).toBe(201)
+      })
+
+      test('only application/json is a JSON body: +json types are 415, saying what was sent and what is expected', async () => {
+        const before = (await control('GET', '/__sandbox')).body.counts
+        for (const type of [
+          'application/merge-patch+json',
+          'application/vnd.api+json',
+          'application/problem+json',
+          'text/json',
+          'application/jsonx',
+        ]) {
+          const reply = await call('POST', '/v1/pets', {
+            headers: { 'content-type': type },
+            body: '{"name":"Rex","categoryId":1}',
+          })
+          expect(reply.status, type).toBe(415)
+          expect(reply.body.code).toBe('unsupported_media_type')
+          expect(reply.body.message).toContain(`got "${type}"`)
+          expect(reply.body.message).toContain('"Content-Type: application/json"')
+        }
+        expect((await control('GET', '/__sandbox')).body.counts).toEqual(before)
+        for (const type of [
+          'Application/JSON',
+          'application/json;charset=UTF-8',
+          'application/json ; charset="utf-8"',
+        ]) {
+          const reply = await call('POST', '/v1/pets', {
+            headers: { 'content-type': type },
+            body: '{"name":"Rex","categoryId":1}',
+          })
+          expect(reply.status, type).toBe(201)
+        }
       })
 
       test('without a valid key it is 401', async () => {
@@ -401,6 +435,36 @@ export function defineContractSuite(
           expect(reply.status).toBe(401)
           expect(reply.body.code).toBe(code)
         }
+      })
+
+      test('nothing of an Authorization value is echoed, in the answer or the journal, unless it is a demo key', async () => {
+        const secret = 'sk_live_51HxSECRETab0123456789'
+        for (const authorization of [
+          secret,
+          `Token ${secret}`,
+          `Bearer: ${secret}`,
+          `Bearer ${secret.slice(0, 12)} ${secret.slice(12)}`,
+          `Bearer ${secret}`,
+        ]) {
+          const reply = await call('GET', '/v1/pets', {
+            key: null,
+            headers: { authorization },
+          })
+          expect(reply.status, authorization).toBe(401)
+          expect(JSON.stringify(reply.body), authorization).not.toMatch(/sk_live|SECRET/)
+          if (reply.body.code === 'malformed_authorization')
+            expect(reply.body.message).toContain('"Bearer <API_KEY>"')
+        }
+        const journal = await control('GET', '/__sandbox/requests')
+        expect(journal.body.requests).toHaveLength(5)
+        expect(JSON.stringify(journal.body)).not.toMatch(/sk_live|SECRET/)
+        // A demo key is public: naming it shows the fix.
+        const demo = await call('GET', '/v1/pets', {
+          key: null,
+          headers: { authorization: FREE },
+        })
+        expect(demo.body.code).toBe('malformed_authorization')
+        expect(demo.body.message).toContain(`Send "Authorization: Bearer ${FREE}".`)
       })
 
       test('the scheme name is case-insensitive, as HTTP auth schemes are', async () => {
@@ -637,6 +701,30 @@ export function defineContractSuite(
         expect(clock.status).toBe(400)
         expect(clock.body.message).toContain('advanceSeconds')
         expect((await control('GET', '/__sandbox/nothing')).status).toBe(404)
+      })
+
+      test('a control body that is not application/json is 415 and changes nothing', async () => {
+        for (const [method, path, type, body] of [
+          [
+            'PUT',
+            '/__sandbox/scenario',
+            'application/merge-patch+json',
+            '{"name":"missing-pet"}',
+          ],
+          ['POST', '/__sandbox/clock', 'text/plain', '{"advanceSeconds":60}'],
+          ['POST', '/__sandbox/reset', 'application/x-www-form-urlencoded', 'a=1'],
+        ] as const) {
+          const before = (await control('GET', '/__sandbox')).body
+          const reply = await call(method, path, {
+            key: null,
+            headers: { 'content-type': type },
+            body,
+          })
+          expect(reply.status, path).toBe(415)
+          expect(reply.body.code).toBe('unsupported_media_type')
+          expect(reply.body.message).toContain(`got "${type}"`)
+          expect((await control('GET', '/__sandbox')).body).toEqual(before)
+        }
       })
     })
 

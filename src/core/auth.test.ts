@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest'
+import defaultApiKeys from '../../fixtures/api-keys.json'
+import { authenticate, createKeyIndex } from './auth.js'
+import type { ApiKeysFixture } from './fixtures.js'
+import { journalHeaders } from './journal.js'
+
+const keys = createKeyIndex(defaultApiKeys as ApiKeysFixture)
+const scenario = { name: 'default' }
+const SECRET = 'sk_live_51HxSECRETab0123456789'
+
+describe('authenticate never repeats an Authorization value that is not a demo key', () => {
+  test.each([
+    [SECRET, 'malformed_authorization'],
+    [`Basic ${SECRET}`, 'malformed_authorization'],
+    [`Bearer:${SECRET}`, 'malformed_authorization'],
+    [`Bearer ${SECRET.slice(0, 10)} ${SECRET.slice(10)}`, 'malformed_authorization'],
+    [`Bearer ${SECRET}é`, 'malformed_authorization'],
+    [`Bearer ${SECRET}`, 'invalid_api_key'],
+  ])('%j: %s, and no part of it in the message', (header, code) => {
+    const result = authenticate(header, keys, scenario)
+    expect(result).toMatchObject({ ok: false, code })
+    const message = result.ok ? '' : result.message
+    expect(message).not.toMatch(/sk_live|SECRET|0123/)
+    if (code === 'malformed_authorization')
+      expect(message).toMatch(/^The Authorization header must be "Bearer <API_KEY>": /)
+  })
+
+  test('without "Bearer ", the value is not named, and the message says so', () => {
+    const result = authenticate(SECRET, keys, scenario)
+    expect(result.ok ? '' : result.message).toBe(
+      'The Authorization header must be "Bearer <API_KEY>": the value does not start with "Bearer " (it is not repeated here, nor in the journal or the log: it may be a real key). Send "Authorization: Bearer sandbox-free-key" (demo keys: GET /__sandbox).',
+    )
+  })
+
+  test('a demo key (public) is named, to show the fix; of a session key, only the demo key', () => {
+    const bare = authenticate('sandbox-pro-key', keys, scenario)
+    expect(bare.ok ? '' : bare.message).toBe(
+      'The Authorization header must be "Bearer <API_KEY>": the demo key "sandbox-pro-key" is not sent after "Bearer ". Send "Authorization: Bearer sandbox-pro-key".',
+    )
+    const session = authenticate('Token sandbox-free-key.alice', keys, scenario)
+    expect(session.ok ? '' : session.message).toContain(
+      'the demo key "sandbox-free-key" is not sent after "Bearer "',
+    )
+    expect(session.ok ? '' : session.message).not.toContain('alice')
+  })
+})
+
+test('the journal keeps no Authorization header, whatever it holds', () => {
+  for (const value of [SECRET, `Bearer ${SECRET}`, 'Bearer sandbox-free-key']) {
+    const kept = journalHeaders(
+      new Headers({
+        authorization: value,
+        'content-type': 'application/json',
+        'x-sandbox-session': 'alice',
+      }),
+    )
+    expect(kept).toEqual({
+      'content-type': 'application/json',
+      'x-sandbox-session': 'alice',
+    })
+  }
+})

@@ -1,0 +1,43 @@
+import { expect, test } from 'vitest'
+import { resolveFixtures } from './fixtures.js'
+import { parseScenario } from './scenarios.js'
+import { validateNewPet } from './validation.js'
+
+// Messages name the seed's types: an integer field is "integer", never "number".
+
+test('NewPet: categoryId is an integer, missing or of another type', () => {
+  const message = (body: unknown) => {
+    const result = validateNewPet(body)
+    return result.ok ? '' : result.message
+  }
+  expect(message({ name: 'Rex' })).toBe('Invalid body: categoryId is required (integer).')
+  expect(message({ name: 'Rex', categoryId: '1' })).toBe(
+    'Invalid body: categoryId must be an integer, got the string "1".',
+  )
+  expect(message({ categoryId: 1 })).toBe('Invalid body: name is required (string).')
+})
+
+test('fixtures and scenario files name their integer fields the same way', () => {
+  expect(() => resolveFixtures({ pets: [{ name: 'Rex' }] }, 'pets.json')).toThrow(
+    'Failed to load fixtures from pets.json: pets[0].categoryId is required (integer).',
+  )
+  expect(() =>
+    resolveFixtures(
+      {
+        apiKeys: {
+          plans: { free: { perMinute: '60', perDay: 1000 } },
+          keys: [{ key: 'k', plan: 'free' }],
+        },
+      },
+      'api-keys.json',
+    ),
+  ).toThrow('apiKeys.plans.free.perMinute must be an integer, got the string "60"')
+  expect(() =>
+    parseScenario(
+      { name: 'a', description: 'd', errors: { getPet: { code: 'gone' } } },
+      'a.json',
+    ),
+  ).toThrow(
+    'Failed to load the scenario a.json: errors.getPet.status is required (integer).',
+  )
+})
