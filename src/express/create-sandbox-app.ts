@@ -5,7 +5,7 @@ import express, {
   type Response,
 } from 'express'
 import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
-import { checkHost, checkPath } from '../core/request-target.js'
+import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import {
   createAccessControl,
@@ -20,6 +20,7 @@ import {
 } from './create-sandbox-middleware.js'
 import { renderLandingPage } from './landing-page.js'
 import { packageAssets } from './package-assets.js'
+import { refusePageMethods } from './page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
@@ -91,18 +92,17 @@ export function createSandboxApp(
   // Who may use the server (README.md#security): CORS headers first, so refusals carry
   // them too; the Host, origin and token checks once the target is known to be sound.
   const access = createAccessControl(adapter, (req, res, failure) => {
-    const target = originForm(req.url)
+    const target = originForm(req.url, req.headers.host)
     const url = requestUrl(req, 'localhost', '/')
     sendReply(sandbox.refuse(toFetchRequest(req, url), failure, target), res)
   })
   app.use(access.headers)
-  // Before any routing, for every page of the server: a path or Host that is not one.
+  // Before any routing, for every page of the server: a target or Host that is not one.
   app.use((req, res, next) => {
     const host = req.headers.host
-    const target = originForm(req.url)
+    const target = originForm(req.url, host)
     const refused =
-      (host === undefined ? undefined : checkHost(host)) ??
-      checkPath(target.split('?', 1)[0] as string)
+      (host === undefined ? undefined : checkHost(host)) ?? checkTarget(target)
     if (!refused) return next()
     const url = requestUrl(
       req,
@@ -120,6 +120,7 @@ export function createSandboxApp(
       overridesEverywhere: true,
     }),
   )
+  app.use(refusePageMethods(assets))
 
   app.get('/', (req, res) => {
     // A link with the control token (the banner's) passes it on to the page's own links.
@@ -185,7 +186,7 @@ export function createSandboxApp(
     app.get(path, (req, res, next) => {
       if (req.path !== path) return next()
       // Keep the query: the banner's link carries the control token in it.
-      const query = originForm(req.url).split('?')[1]
+      const query = originForm(req.url, req.headers.host).split('?')[1]
       res.writeHead(301, {
         location: `${path}/${query === undefined ? '' : `?${query}`}`,
       })

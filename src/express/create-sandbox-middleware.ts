@@ -97,14 +97,16 @@ export function createSandboxMiddleware(
   const ownOnly = [own]
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const target = originForm(req.url)
     const host = req.headers.host
+    const target = originForm(req.url, host)
     // A Host that is not one must not take part in the URL: it could move the path.
     const badHost = host === undefined ? undefined : checkHost(host)
     const url = requestUrl(
       req,
       host === undefined || badHost ? 'localhost' : host,
-      target,
+      // A target that is not a path (`*`, another host's URL) is refused by the core
+      // when its path is the sandbox's; it takes no part in the URL either.
+      target.charCodeAt(0) === 47 ? target : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
     const owned = sandbox.owns(url, target)
