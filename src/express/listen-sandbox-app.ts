@@ -1,5 +1,6 @@
 import {
   createServer,
+  METHODS,
   STATUS_CODES,
   type IncomingMessage,
   type Server,
@@ -297,13 +298,19 @@ const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) [^ ]+ HTTP\/\d\.\d\r?$/
  * the app answers the methods Node knows (`TRACE`, `PROPFIND`). Anything else that
  * fails as a method is not HTTP: undefined, and the 400 of other client errors.
  */
-function unknownMethod(error: Error & { rawPacket?: unknown }): Failure | undefined {
+function unknownMethod(
+  error: Error & { rawPacket?: unknown; bytesParsed?: unknown },
+): Failure | undefined {
   const raw = error.rawPacket
   if (!Buffer.isBuffer(raw)) return undefined
-  const end = raw.indexOf(10)
-  const line = raw.subarray(0, end === -1 ? raw.length : end).toString('latin1')
+  // The packet may hold requests before the refused one (pipelining): its line is the
+  // one the parser stopped in.
+  const at = typeof error.bytesParsed === 'number' ? error.bytesParsed : 0
+  const start = raw.lastIndexOf(10, Math.max(at - 1, 0)) + 1
+  const end = raw.indexOf(10, start)
+  const line = raw.subarray(start, end === -1 ? raw.length : end).toString('latin1')
   const method = REQUEST_LINE.exec(line)?.[1]
-  if (method === undefined) return undefined
+  if (method === undefined || METHODS.includes(method)) return undefined
   const known = SERVER_METHODS.split(', ').includes(method.toUpperCase())
   return fail(
     'method_not_allowed',
