@@ -63,7 +63,8 @@ const CODE_ADVICE: Record<string, string | ((entry: JournalEntry) => string)> = 
     'A session id is 1 to 64 letters, digits, "-" or "_" (X-Sandbox-Session, or the part after the key\'s dot).',
   session_conflict:
     'The X-Sandbox-Session header and the session key name different sessions: send one of them.',
-  invalid_path: 'Send the path without dot segments or encoded slashes and dots.',
+  invalid_path:
+    'Send a path (not "*", not a URL of another host) without dot segments, encoded slashes, dots or backslashes, and with every "%" starting an escape such as %20.',
   not_implemented:
     'The API mentions this endpoint without publishing its shape, so the sandbox does not model it.',
   storage_full: 'The sandbox holds as many pets as it may: POST /__sandbox/reset.',

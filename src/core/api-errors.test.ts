@@ -6,6 +6,7 @@ import {
   errorReply,
   fail,
   forcedFailure,
+  jsonReply,
   toResponse,
 } from './api-errors.js'
 
@@ -31,6 +32,17 @@ test('a failure becomes the Error body, its status from the one list, with the h
   expect(response.status).toBe(405)
   expect(response.headers.get('allow')).toBe('GET, POST')
   expect(await response.text()).toBe(reply.text)
+})
+
+test('the Response to a HEAD has the status and headers and no body', async () => {
+  const reply = jsonReply(200, [{ id: 1 }], { 'x-ratelimit-limit': '60' })
+  const head = toResponse(reply, new Request('http://x/v1/pets', { method: 'HEAD' }))
+  expect(head.status).toBe(200)
+  expect(head.body).toBeNull()
+  expect(head.headers.get('x-ratelimit-limit')).toBe('60')
+  expect(head.headers.get('content-type')).toBe('application/json')
+  const get = toResponse(reply, new Request('http://x/v1/pets'))
+  expect(await get.text()).toBe('[{"id":1}]')
 })
 
 test("a scenario's forced failure keeps its own status and code", () => {

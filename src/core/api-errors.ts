@@ -110,8 +110,11 @@ export function errorReply(failure: Failure, headers: HeaderMap = {}): Reply {
   return jsonReply(failure.status, body, { ...headers, ...failure.headers })
 }
 
-/** A reply as a Fetch `Response`, for msw. */
-export function toResponse(reply: Reply): Response {
-  const body = reply.status === 204 ? null : reply.text
+/**
+ * A reply as a Fetch `Response`, for msw. The answer to a HEAD has the GET's status and
+ * headers and no body (RFC 9110): msw hands a Response to the client as it is.
+ */
+export function toResponse(reply: Reply, request?: Request): Response {
+  const body = reply.status === 204 || request?.method === 'HEAD' ? null : reply.text
   return new Response(body, { status: reply.status, headers: reply.headers })
 }

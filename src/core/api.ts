@@ -1,5 +1,5 @@
 import { authenticate, peekKey, type KnownKey } from './auth.js'
-import type { ApiBase } from './base-url.js'
+import { matchBase, type ApiBase } from './base-url.js'
 import type { Clock } from './clock.js'
 import type { PetData } from './dataset.js'
 import { deprecationHeaders } from './deprecation.js'
@@ -31,6 +31,7 @@ import {
 } from './routes.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
 import { truncate } from './issues.js'
+import { targetPath } from './request-target.js'
 
 /** What the API pipeline needs from a sandbox. */
 export interface ApiContext {
@@ -230,7 +231,22 @@ export async function handleApiRequest(
  */
 function uncounted(ctx: ApiContext, request: Request, target?: string) {
   const url = new URL(request.url)
-  const { extraHeaders, entry } = describe(ctx, request, url, '/v1', '', target)
+  // Routed as sent: a refused path of a deprecated operation (GET /v1/pets/%5C) still
+  // carries its deprecation headers, as the document says every answer of it does.
+  const sent = matchBase(
+    ctx.bases,
+    url.origin,
+    targetPath(target ?? url.pathname),
+    (base) => base.path,
+  )
+  const { extraHeaders, entry } = describe(
+    ctx,
+    request,
+    url,
+    sent?.base.path ?? '/v1',
+    sent?.rest ?? '',
+    target,
+  )
   delete entry.operation
   delete entry.deprecated
   const requested = requestedScenario(request)

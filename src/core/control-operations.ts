@@ -1,5 +1,6 @@
 import { fail, Failure } from './api-errors.js'
 import { describeIssues } from './issues.js'
+import { decodeParam } from './request-target.js'
 import type { Answer, ControlCall } from './routes.js'
 import type { Sandbox, SandboxSession } from './sandbox.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
@@ -204,7 +205,8 @@ export function listSessions({ sandbox }: ControlCall): Answer {
 
 /** `DELETE /__sandbox/sessions/{id}`: ends a session; its next request starts afresh. */
 export function deleteSession({ sandbox, params }: ControlCall): Answer {
-  const id = decodeURIComponent(params.id ?? '')
+  const id = decodeParam('id', params.id ?? '')
+  if (id instanceof Failure) return id
   if (id === DEFAULT_SESSION) {
     return fail(
       'invalid_session',

@@ -24,6 +24,7 @@ import type { Operation, Scenario } from './scenarios.js'
  * @see README.md#design
  */
 
+/** The methods of the route table; HEAD is answered wherever GET is (`createRouter`). */
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 /** What a resolver answers: a status and a JSON body, or a failure. */
@@ -237,13 +238,16 @@ export function createRouter<R extends RouteBase>(
       paths.push(compiled)
     }
     compiled.routes.push(route)
-    compiled.allow = compiled.routes.map((entry) => entry.method).join(', ')
+    compiled.allow = allowedMethods(compiled.routes)
   }
   return (method, path) => {
     for (const compiled of paths) {
       const match = compiled.pattern.exec(path)
       if (!match) continue
-      const route = compiled.routes.find((entry) => entry.method === method)
+      // HEAD is GET without the body (RFC 9110, 9.3.2): the GET route answers it, and
+      // the transport leaves the body out.
+      const wanted = method === 'HEAD' ? 'GET' : method
+      const route = compiled.routes.find((entry) => entry.method === wanted)
       if (!route) return { kind: 'method-not-allowed', allow: compiled.allow }
       const params: Record<string, string> = {}
       compiled.names.forEach((name, index) => {
@@ -253,6 +257,17 @@ export function createRouter<R extends RouteBase>(
     }
     return { kind: 'not-found' }
   }
+}
+
+/**
+ * The `Allow` of routes of one path, in table order: `HEAD` right after `GET`, since
+ * every GET route answers HEAD too (`GET, HEAD, POST` on `/pets`).
+ */
+export function allowedMethods(routes: readonly RouteBase[]): string {
+  return routes
+    .flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]))
+    .filter((method, index, all) => all.indexOf(method) === index)
+    .join(', ')
 }
 
 /** "GET /v1/pets, POST /v1/pets and GET /v1/pets/{petId}": a scope's endpoints for messages. */

@@ -20,7 +20,7 @@ import { Journal, type JournalEntry } from './journal.js'
 import { latencySchema } from './latency.js'
 import { hasOwnName } from './own-names.js'
 import { RateLimiter } from './rate-limit.js'
-import { checkPath } from './request-target.js'
+import { checkTarget, targetPath } from './request-target.js'
 import { CONTROL_PATH } from './routes.js'
 import { petSchema } from './schemas.js'
 import {
@@ -651,8 +651,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   /**
    * Which of the sandbox's scopes a URL is in, the one decision of "is this mine?" that
-   * every adapter and the handlers share. A path that fails `checkPath` (on the path as
-   * sent, before any routing) is the sandbox's to refuse when either reading of it, as
+   * every adapter and the handlers share. A target that fails `checkTarget` (as sent,
+   * before any routing) is the sandbox's to refuse when either reading of its path, as
    * sent or as the URL parser normalised it, is under one of its base paths.
    */
   function scopeOf(url: URL, target = `${url.pathname}${url.search}`) {
@@ -660,9 +660,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const control = api
       ? undefined
       : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
-    const sentPath = target.split('?', 1)[0] as string
-    const unsafe = checkPath(sentPath)
+    const unsafe = checkTarget(target)
     if (!unsafe) return api || control ? { api, control } : undefined
+    const sentPath = targetPath(target)
     const claimed =
       api ??
       control ??

@@ -5,7 +5,7 @@ import express, {
   type Response,
 } from 'express'
 import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
-import { checkHost, checkPath } from '../core/request-target.js'
+import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import {
   createAccessControl,
@@ -21,6 +21,7 @@ import {
 import { renderLandingPage } from './landing-page.js'
 import { packageAssets } from './package-assets.js'
 import { demoApiOrigin, pageHeaders, setPageHeaders } from './page-headers.js'
+import { refusePageMethods } from './page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
@@ -79,18 +80,17 @@ export function createSandboxApp(
   // Who may use the server (README.md#security): CORS headers first, so refusals carry
   // them too; the Host, origin and token checks once the target is known to be sound.
   const access = createAccessControl(adapter, (req, res, failure) => {
-    const target = originForm(req.url)
+    const target = originForm(req.url, req.headers.host)
     const url = requestUrl(req, 'localhost', '/')
     sendReply(sandbox.refuse(toFetchRequest(req, url), failure, target), res)
   })
   app.use(access.headers)
-  // Before any routing, for every page of the server: a path or Host that is not one.
+  // Before any routing, for every page of the server: a target or Host that is not one.
   app.use((req, res, next) => {
     const host = req.headers.host
-    const target = originForm(req.url)
+    const target = originForm(req.url, host)
     const refused =
-      (host === undefined ? undefined : checkHost(host)) ??
-      checkPath(target.split('?', 1)[0] as string)
+      (host === undefined ? undefined : checkHost(host)) ?? checkTarget(target)
     if (!refused) return next()
     const url = requestUrl(
       req,
@@ -108,6 +108,7 @@ export function createSandboxApp(
       overridesEverywhere: true,
     }),
   )
+  app.use(refusePageMethods(assets))
 
   app.get('/', (req, res) => {
     // A link with the control token (the banner's) passes it on to the page's own links.
@@ -162,7 +163,7 @@ export function createSandboxApp(
       if (req.path !== path) return next()
       // Keep the query: the banner's link carries the control token in it, the demo's
       // its mode and API. The location is always this server's path.
-      const query = originForm(req.url).split('?')[1]
+      const query = originForm(req.url, req.headers.host).split('?')[1]
       res.writeHead(301, {
         ...pageHeaders(),
         location: `${path}/${query === undefined ? '' : `?${query}`}`,
@@ -175,7 +176,7 @@ export function createSandboxApp(
         redirect: false,
         fallthrough: true,
         setHeaders: (res) => {
-          const query = originForm(res.req.url).split('?')[1] ?? ''
+          const query = originForm(res.req.url, res.req.headers.host).split('?')[1] ?? ''
           setPageHeaders(
             res,
             path === '/demo' ? { connectTo: demoApiOrigin(query) } : undefined,

@@ -12,7 +12,7 @@ import {
 import { fail, type Failure } from '../core/api-errors.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
-import { checkHost } from '../core/request-target.js'
+import { checkHost, targetPath } from '../core/request-target.js'
 import { createSandbox, type HandleInit, type Sandbox } from '../core/sandbox.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
@@ -97,14 +97,17 @@ export function createSandboxMiddleware(
   const ownOnly = [own]
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const target = originForm(req.url)
     const host = req.headers.host
+    const target = originForm(req.url, host)
     // A Host that is not one must not take part in the URL: it could move the path.
     const badHost = host === undefined ? undefined : checkHost(host)
+    // A target that is not a path (`*`, another host's URL) is refused by the core when
+    // its path is the sandbox's: the URL, which msw matches on, gets only that path.
+    const path = target.charCodeAt(0) === 47 ? target : targetPath(target)
     const url = requestUrl(
       req,
       host === undefined || badHost ? 'localhost' : host,
-      target,
+      path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
     const owned = sandbox.owns(url, target)

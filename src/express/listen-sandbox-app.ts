@@ -1,5 +1,6 @@
 import {
   createServer,
+  METHODS,
   STATUS_CODES,
   type IncomingMessage,
   type Server,
@@ -15,7 +16,7 @@ import {
   type HeaderMap,
   type Reply,
 } from '../core/api-errors.js'
-import { API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
+import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { sendReply } from './send-fetch-response.js'
 
@@ -143,10 +144,7 @@ export function listenSandboxApp(
 }
 
 /** The methods the server answers on some path, for the `Allow` of a CONNECT. */
-const SERVER_METHODS = [
-  ...new Set([...API_ROUTES, ...CONTROL_ROUTES].map((route) => route.method as string)),
-  'OPTIONS',
-].join(', ')
+const SERVER_METHODS = `${allowedMethods([...API_ROUTES, ...CONTROL_ROUTES])}, OPTIONS`
 
 /** The requests of one connection: the one being answered, and those sent ahead. */
 interface Line {
@@ -285,9 +283,39 @@ function answerClientError(
     socket.destroy()
     return
   }
-  writeOnSocket(
-    socket,
-    errorReply(clientErrorFailure(error.code, limits, timeout), closing()),
+  const failure =
+    (error.code === 'HPE_INVALID_METHOD' ? unknownMethod(error) : undefined) ??
+    clientErrorFailure(error.code, limits, timeout)
+  writeOnSocket(socket, errorReply(failure, closing()))
+}
+
+/** A request line: a method token (RFC 9110 tchar), a target and the HTTP version. */
+const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) [^ ]+ HTTP\/\d\.\d\r?$/
+
+/**
+ * A well-formed request line whose method Node's parser does not know (`FOO`, `TRACK`,
+ * a lowercase `get`): a method no path of the server takes, so 405 with `Allow`, as
+ * the app answers the methods Node knows (`TRACE`, `PROPFIND`). Anything else that
+ * fails as a method is not HTTP: undefined, and the 400 of other client errors.
+ */
+function unknownMethod(
+  error: Error & { rawPacket?: unknown; bytesParsed?: unknown },
+): Failure | undefined {
+  const raw = error.rawPacket
+  if (!Buffer.isBuffer(raw)) return undefined
+  // The packet may hold requests before the refused one (pipelining): its line is the
+  // one the parser stopped in.
+  const at = typeof error.bytesParsed === 'number' ? error.bytesParsed : 0
+  const start = raw.lastIndexOf(10, Math.max(at - 1, 0)) + 1
+  const end = raw.indexOf(10, start)
+  const line = raw.subarray(start, end === -1 ? raw.length : end).toString('latin1')
+  const method = REQUEST_LINE.exec(line)?.[1]
+  if (method === undefined || METHODS.includes(method)) return undefined
+  const known = SERVER_METHODS.split(', ').includes(method.toUpperCase())
+  return fail(
+    'method_not_allowed',
+    `${JSON.stringify(method.slice(0, 20))} is not a method this server takes${known ? ` (methods are case-sensitive: send ${method.toUpperCase()})` : ''}; it answers ${SERVER_METHODS}, each on the paths that take it.`,
+    { allow: SERVER_METHODS },
   )
 }
 

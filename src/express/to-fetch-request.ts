@@ -30,22 +30,38 @@ export function toFetchRequest(
     if (name.charCodeAt(0) !== 58) headers.append(name, raw[index + 1] as string)
   }
   const method = incoming.method ?? 'GET'
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+    // The Fetch API refuses to build a Request with these (its "forbidden methods"),
+    // yet Node's parser takes TRACE. The sandbox only ever answers them 405, with no
+    // body read: the Request is built as a GET and reports the method sent, to the
+    // core's router, its journal and the user's handlers alike.
+    const request = new Request(url, { method: 'GET', headers })
+    Object.defineProperty(request, 'method', { value: method, enumerable: true })
+    return request
+  }
   const init: RequestInit = { method, headers }
   if (body !== undefined && method !== 'GET' && method !== 'HEAD')
     init.body = body as Uint8Array<ArrayBuffer>
   return new Request(url, init)
 }
 
+/** Methods `new Request` throws on (Fetch standard, "forbidden method"). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
 /**
  * The path and query of a request target, as sent. Proxies send the absolute form
- * (`GET http://host/v1/pets HTTP/1.1`), which HTTP/1.1 servers must accept too; its
- * scheme and authority are cut off as text, not through a URL parser, which would
- * resolve dot segments before the sandbox could refuse them.
+ * (`GET http://host/v1/pets HTTP/1.1`), which HTTP/1.1 servers must accept too: when
+ * it names this server (its scheme is http or https and its authority is the `Host`
+ * header), its scheme and authority are cut off as text, not through a URL parser,
+ * which would resolve dot segments before the sandbox could refuse them. Any other
+ * target is returned as sent: `*`, or an absolute form naming another host (a request
+ * meant for a proxy), which the core's `checkTarget` refuses with 400 `invalid_path`.
  */
-export function originForm(target: string): string {
+export function originForm(target: string, host: string | undefined): string {
   if (target.charCodeAt(0) === 47) return target
-  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target)
-  if (!absolute) return target
+  const absolute = /^https?:\/\/([^/?#]*)/i.exec(target)
+  if (!absolute || host === undefined) return target
+  if ((absolute[1] as string).toLowerCase() !== host.toLowerCase()) return target
   const rest = target.slice(absolute[0].length)
   return rest.startsWith('/') ? rest : `/${rest}`
 }

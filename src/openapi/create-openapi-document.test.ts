@@ -181,6 +181,12 @@ describe('the fixes of issue 13', () => {
     }
   })
 
+  test('Allow lists HEAD, as the answers do, and the document says HEAD is GET without a body', () => {
+    expect(document.components.headers.Allow.schema.examples).toEqual(['GET, HEAD, POST'])
+    expect(document.components.headers.Allow.description).toContain('HEAD')
+    expect(document.info.description).toContain('HEAD is answered wherever GET is')
+  })
+
   test('every schema requiring properties defines them, and every const has a type', () => {
     for (const [node, at] of walk(document)) {
       if (Array.isArray(node.required) && node.type === 'object')

@@ -1,4 +1,9 @@
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import {
+  allowedMethods,
+  API_ROUTES,
+  CONTROL_PATH,
+  CONTROL_ROUTES,
+} from '../core/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
 import { COMPONENT_RESPONSES, OPERATION_DOCS, type Json } from './operations.js'
 
@@ -40,7 +45,8 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
       version: '1.0.0',
       description: [
         "The v1 interface of the Pet Adoption Service as the sandbox serves it, plus the sandbox's own control API under /__sandbox.",
-        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a path with dot segments or an encoded slash or dot is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (README.md).",
+        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a request target that is not a path (`*`, an absolute URL naming another host), a path with dot segments or an encoded slash, dot or backslash, or a malformed percent-escape in the path or the query is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (README.md).",
+        'HEAD is answered wherever GET is, as that GET without a body: the same status and headers (RFC 9110), counted against the rate limit like it. This document lists the GET operations only, so that generated clients have no HEAD methods; Allow lists HEAD.',
         'Parts that exist only in the sandbox (the X-Sandbox-* parameters, /__sandbox) carry the tag Sandbox and the extension `x-sandbox: true`: leave them out to generate a client of the real API.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
@@ -197,7 +203,11 @@ const HEADERS = {
   },
   Allow: {
     required: true,
-    description: 'The methods the path takes.',
-    schema: { type: 'string', examples: ['GET, POST'] },
+    description: 'The methods the path takes; HEAD wherever GET.',
+    // From the route table, as the answers' Allow: 'GET, HEAD, POST' on /pets.
+    schema: {
+      type: 'string',
+      examples: [allowedMethods(API_ROUTES.filter((route) => route.path === '/pets'))],
+    },
   },
 }

@@ -120,7 +120,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     responses: {
       '200': apiResponse('The animals, ordered by id ascending (a bare array).', 'Pets'),
       '400': apiResponse(
-        `Invalid query value, e.g. limit outside 1..100 or an unknown status (validation_failed). ${UNKNOWN_SCENARIO}`,
+        `Invalid query value, e.g. limit outside 1..100 or an unknown status (validation_failed); a malformed percent-escape in the query (invalid_path). ${UNKNOWN_SCENARIO}`,
       ),
       '401': ref('responses', 'Unauthorized'),
       ...pathErrors('api'),
@@ -167,7 +167,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     responses: {
       '200': getPetResponse('The animal.', 'Pet'),
       '400': getPetResponse(
-        `petId is not an integer, or past 2^53 - 1 (validation_failed). ${UNKNOWN_SCENARIO}`,
+        `petId is not an integer, or past 2^53 - 1 (validation_failed); or, refused before routing, it holds an encoded slash, dot or backslash or a malformed percent-escape (invalid_path), with the deprecation headers as every answer of getPet. ${UNKNOWN_SCENARIO}`,
       ),
       '401': getPetResponse(
         'API key missing (missing_api_key), not Bearer (malformed_authorization), unknown (invalid_api_key) or expired (expired_api_key).',
@@ -299,7 +299,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ],
     responses: {
       '204': { description: 'The session is gone.' },
-      '400': controlResponse('The default session (invalid_session).'),
+      '400': controlResponse(
+        'The default session (invalid_session), or an id with a malformed percent-escape (invalid_path).',
+      ),
       '404': controlResponse('No live session with this id (not_found).'),
       '405': ref('responses', 'ControlMethodNotAllowed'),
     },

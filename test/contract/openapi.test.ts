@@ -73,7 +73,7 @@ test('the checker holds unknown paths to the documented 404 and wrong methods to
     openApiProblems('GET', '/v1/animals', 404, new Headers(), error(404, 'not_found')),
   ).toContain('header X-RateLimit-Limit is missing')
   const allow = rateHeaders()
-  allow.set('allow', 'GET, POST')
+  allow.set('allow', 'GET, HEAD, POST')
   expect(
     openApiProblems('DELETE', '/v1/pets', 405, allow, error(405, 'method_not_allowed')),
   ).toEqual([])

@@ -408,8 +408,10 @@ export function defineContractSuite(
         const wrong = await call('DELETE', '/v1/pets/1')
         expect(wrong.status).toBe(405)
         expect(wrong.body.code).toBe('method_not_allowed')
-        expect(wrong.headers.get('allow')).toBe('GET')
-        expect((await call('PUT', '/v1/pets')).headers.get('allow')).toBe('GET, POST')
+        expect(wrong.headers.get('allow')).toBe('GET, HEAD')
+        expect((await call('PUT', '/v1/pets')).headers.get('allow')).toBe(
+          'GET, HEAD, POST',
+        )
       })
     })
 

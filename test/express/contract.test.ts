@@ -1,8 +1,11 @@
+import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { startApp } from './start-app.js'
 
 // The standalone server over real HTTP: the same checks as the in-test runtime.
-defineContractSuite('standalone server (petstore-sandbox/express)', async () => {
+const start = async () => {
   const { origin, close } = await startApp({ seed: 42 })
   return { origin, close }
-})
+}
+defineContractSuite('standalone server (petstore-sandbox/express)', start)
+defineOddRequestsSuite('standalone server (petstore-sandbox/express)', start)

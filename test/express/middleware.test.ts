@@ -4,6 +4,7 @@ import express from 'express'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createSandbox, createSandboxMiddleware } from 'petstore-sandbox/express'
 import { cliFastPath } from '../../src/cli/fast-path.js'
+import { rawRequest as rawSocket } from '../hostile/raw-http.js'
 
 const FREE = { authorization: 'Bearer sandbox-free-key' }
 const sandbox = createSandbox({ seed: 42 })
@@ -167,4 +168,26 @@ test('no request or response of the sandbox has a body stream: the adapter hands
     globalThis.Request = OriginalRequest
     globalThis.Response = OriginalResponse
   }
+})
+
+test('in a user app too, TRACE is 405 and another host named in the request line is 400 invalid_path, never a 500', async () => {
+  const port = (server.address() as AddressInfo).port
+  const send = (line: string) =>
+    rawSocket(port, [
+      `${line} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer sandbox-free-key\r\nConnection: close\r\n\r\n`,
+    ])
+  const trace = await send('TRACE /mock/v1/pets')
+  expect(trace.status).toBe(405)
+  expect(trace.headers.allow).toBe('GET, HEAD, POST')
+  for (const prefix of ['/mock', '/fast']) {
+    const other = await send(`GET http://evil.example${prefix}/v1/pets`)
+    expect(other.status, prefix).toBe(400)
+    expect(JSON.parse(other.body).code).toBe('invalid_path')
+    const own = await send(`GET http://127.0.0.1:${port}${prefix}/v1/pets?limit=1`)
+    expect(own.status, prefix).toBe(200)
+    const escape = await send(`DELETE ${prefix}/__sandbox/sessions/%ZZ`)
+    expect(escape.status, prefix).toBe(400)
+  }
+  // Not a path of the sandbox's: the app answers it (its own 404).
+  expect((await send('GET *')).status).toBe(404)
 })

@@ -2,7 +2,8 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSandboxApp, listenSandboxApp } from 'petstore-sandbox/express'
-import { rawRequest } from '../hostile/raw-http.js'
+import { rawRequest, type RawReply } from '../hostile/raw-http.js'
+import { startApp } from './start-app.js'
 
 let server: Server
 let port: number
@@ -120,6 +121,123 @@ describe('a Host that is not a host is 400 invalid_host', () => {
       'sandbox.test',
     ]) {
       expect((await send('GET /v1/pets?limit=1', `Host: ${host}`)).status, host).toBe(200)
+    }
+  })
+})
+
+describe('odd request lines are answered, never a 500 (CONTRACT "Odd requests")', () => {
+  /** A server of its own, whose onError sees any 500: none may happen. */
+  let odd: Awaited<ReturnType<typeof startApp>>
+  const errors: unknown[] = []
+  beforeAll(async () => {
+    odd = await startApp({ seed: 42, onError: (error) => errors.push(error) })
+  })
+  afterAll(() => odd?.close())
+
+  const line = (requestLine: string, host = `127.0.0.1:${odd.port}`) =>
+    rawRequest(odd.port, [
+      `${requestLine} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer sandbox-free-key\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    ])
+  const errorOf = (reply: RawReply) => {
+    expect(reply.headers['content-type']).toBe('application/json')
+    const body = JSON.parse(reply.body)
+    expect(body.status).toBe(reply.status)
+    expect(body.message).toMatch(/\w{3,}/)
+    return body as { code: string; message: string }
+  }
+
+  test.each([
+    ['TRACE /v1/pets', 'GET, HEAD, POST'],
+    ['TRACE /v1/pets/1', 'GET, HEAD'],
+    ['TRACE /__sandbox', 'GET, HEAD'],
+    ['TRACE /__sandbox/reset', 'POST'],
+    ['PROPFIND /v1/pets', 'GET, HEAD, POST'],
+    ['M-SEARCH /__sandbox/sessions', 'GET, HEAD, POST'],
+    ['POST /', 'GET, HEAD'],
+    ['TRACE /', 'GET, HEAD'],
+    ['DELETE /openapi.json', 'GET, HEAD'],
+    ['OPTIONS /', 'GET, HEAD'],
+  ])('%s is 405 method_not_allowed with Allow: %s', async (requestLine, allow) => {
+    const reply = await line(requestLine)
+    expect(reply.status, reply.body).toBe(405)
+    expect(errorOf(reply).code).toBe('method_not_allowed')
+    expect(reply.headers.allow).toBe(allow)
+    expect(errors).toEqual([])
+  })
+
+  test('TRACE is journalled as TRACE', async () => {
+    await line('TRACE /v1/pets?limit=1')
+    const journal = await fetch(`${odd.origin}/__sandbox/requests?limit=1`)
+    expect((await journal.json()).requests[0]).toMatchObject({
+      method: 'TRACE',
+      path: '/v1/pets?limit=1',
+      status: 405,
+    })
+  })
+
+  test.each(['FOO /v1/pets', 'TRACK /v1/pets', 'get /v1/pets', "A!#$%&'*+-.^_`|~9 /"])(
+    'a method token Node does not parse (%s) is 405 with the Allow of the server',
+    async (requestLine) => {
+      const reply = await line(requestLine)
+      expect(reply.status, reply.body).toBe(405)
+      expect(errorOf(reply).code).toBe('method_not_allowed')
+      expect(reply.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS')
+      expect(reply.headers['x-ratelimit-limit']).toBe('60')
+    },
+  )
+
+  test.each([
+    'GET *',
+    'OPTIONS *',
+    'POST *',
+    'GET http://evil.example/v1/pets',
+    'POST http://evil.example/__sandbox/reset',
+    'GET https://evil.example/',
+    'GET http://sandbox-free-key@127.0.0.1/v1/pets',
+    'GET ftp://127.0.0.1/v1/pets',
+  ])(
+    'a target that is not a path of this server (%s) is 400 invalid_path',
+    async (requestLine) => {
+      const view = async () => {
+        const state = await fetch(`${odd.origin}/__sandbox`).then((reply) => reply.json())
+        return { counts: state.counts, scenario: state.scenario }
+      }
+      const before = await view()
+      const reply = await line(requestLine)
+      expect(reply.status, reply.body).toBe(400)
+      expect(errorOf(reply).code).toBe('invalid_path')
+      expect(await view()).toEqual(before)
+      expect(errors).toEqual([])
+    },
+  )
+
+  test('the absolute form naming this server (its Host) is answered like its path', async () => {
+    for (const target of [
+      `http://127.0.0.1:${odd.port}/v1/pets?limit=1`,
+      `HTTP://127.0.0.1:${odd.port}/v1/pets?limit=1`,
+    ]) {
+      const reply = await line(`GET ${target}`)
+      expect(reply.status, reply.body).toBe(200)
+      expect(JSON.parse(reply.body)).toHaveLength(1)
+    }
+    // Named by the Host it came with: another Host, another answer.
+    const other = await line(`GET http://127.0.0.1:${odd.port}/v1/pets`, 'localhost')
+    expect(other.status).toBe(400)
+  })
+
+  test('HEAD of a page is its GET without the body', async () => {
+    const get = await line('GET /')
+    const head = await line('HEAD /')
+    expect(head.status).toBe(200)
+    expect(head.body).toBe('')
+    expect(head.headers['content-type']).toBe(get.headers['content-type'])
+  })
+
+  test('a malformed escape in the path of a page is 400 invalid_path too', async () => {
+    for (const target of ['/%ZZ', '/demo/%E0%A4%A', '/?token=%ZZ']) {
+      const reply = await line(`GET ${target}`)
+      expect(reply.status, target).toBe(400)
+      expect(errorOf(reply).code).toBe('invalid_path')
     }
   })
 })

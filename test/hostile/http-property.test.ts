@@ -4,7 +4,13 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TRANSPORT_LIMITS, type Pet } from 'petstore-sandbox/express'
 import { startApp } from '../express/start-app.js'
-import { PROPERTY_SEED, request, toRequest } from './arbitraries.js'
+import {
+  hasMalformedEscape,
+  NODE_METHODS,
+  PROPERTY_SEED,
+  request,
+  toRequest,
+} from './arbitraries.js'
 import { hangingRequest, rawRequest, type RawReply } from './raw-http.js'
 
 // The invariants of property.test.ts, over real HTTP: the Express app, Node's parser,
@@ -66,6 +72,14 @@ test('random requests over HTTP never crash, always answer the Error contract, a
         const expected = await listOverHttp()
         for (const spec of requests) {
           const { url, init } = toRequest(spec, app.origin)
+          // Fetch spells the standard methods in capitals ("Head" is HEAD).
+          const method = new Request(url, init).method
+          // Node's parser refuses a method it does not know at once and hangs up: a
+          // body fetch would still be sending then is left out.
+          const parsed = NODE_METHODS.includes(method)
+          if (!parsed) delete init.body
+          // Otherwise, refused before routing: the method Node refuses comes first (405).
+          const malformed = parsed && hasMalformedEscape(url)
           const reply = await fetch(url, { ...init, redirect: 'manual' })
           const text = await reply.text()
           const label = `${spec.method} ${url} -> ${reply.status} ${text.slice(0, 300)}`
@@ -78,11 +92,14 @@ test('random requests over HTTP never crash, always answer the Error contract, a
             for (const name of RATE_LIMIT_HEADERS)
               expect(reply.headers.get(name), `${name}: ${label}`).toMatch(/^\d+$/)
           }
+          if (malformed) expect(reply.status, label).toBe(400)
           if (reply.status >= 400) {
             expect(reply.headers.get('content-type'), label).toBe('application/json')
             // HEAD answers carry no body over HTTP.
-            if (spec.method !== 'HEAD')
-              expectErrorBody(reply.status, 'application/json', text)
+            if (method !== 'HEAD') {
+              const error = expectErrorBody(reply.status, 'application/json', text)
+              if (malformed) expect(error.code, label).toBe('invalid_path')
+            }
           }
           if (reply.status === 201 && spec.scenario !== 'empty-store')
             expected.push(JSON.parse(text))

@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
-import { PROPERTY_SEED } from './arbitraries.js'
+import {
+  fetchableMethod,
+  PROPERTY_SEED,
+  spoiledQuery,
+  spoiledSegments,
+} from './arbitraries.js'
 
 // Whatever dot segments, encoded dots, slashes or backslashes a path holds, and wherever
 // they stand, a request that starts under /v1 or /__sandbox (as sent) never reaches
@@ -71,6 +76,53 @@ test('paths with dot segments or encoded separators are refused before routing, 
         expect(JSON.stringify(sandbox.state())).toBe(before)
       },
     ),
+    { seed: PROPERTY_SEED, numRuns: 300 },
+  )
+})
+
+test('a malformed percent-escape in any segment or parameter is refused before routing, whatever the method', async () => {
+  const sandbox = createSandbox({
+    seed: 3,
+    count: 5,
+    clock: { now: '2027-01-01T00:00:00Z', frozen: true },
+  })
+  await sandbox.ready
+  const before = JSON.stringify(sandbox.state())
+  const target = fc.oneof(
+    fc
+      .tuple(fc.constantFrom('/v1', '/__sandbox'), spoiledSegments)
+      .map(([base, rest]) => `${base}/${rest}`),
+    fc
+      .tuple(
+        fc.constantFrom(
+          '/v1/pets',
+          '/v1/pets/1',
+          '/__sandbox/requests',
+          '/__sandbox/reset',
+        ),
+        spoiledQuery,
+      )
+      .map(([path, query]) => `${path}?${query}`),
+  )
+  await fc.assert(
+    fc.asyncProperty(target, fetchableMethod, async (sent, method) => {
+      const request = new Request(`http://127.0.0.1${sent}`, {
+        method,
+        headers: { authorization: 'Bearer sandbox-free-key' },
+      })
+      const reply = await sandbox.handle(request, { target: sent })
+      let malformed = false
+      try {
+        decodeURIComponent(sent)
+      } catch {
+        malformed = true
+      }
+      // A "%" put before two hexadecimal digits makes a good escape: routed as usual.
+      if (!malformed) return
+      expect(reply?.status, `${method} ${sent}`).toBe(400)
+      expect(JSON.parse(reply?.text ?? '{}').code, sent).toBe('invalid_path')
+      expect(JSON.stringify(sandbox.state())).toBe(before)
+    }),
     { seed: PROPERTY_SEED, numRuns: 300 },
   )
 })

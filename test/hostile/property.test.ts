@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { getResponse } from 'msw'
 import { expect, test } from 'vitest'
 import { createSandbox, type Pet } from 'petstore-sandbox'
-import { PROPERTY_SEED, request, toRequest } from './arbitraries.js'
+import { hasMalformedEscape, PROPERTY_SEED, request, toRequest } from './arbitraries.js'
 
 // Whatever arrives, the sandbox answers with the API's contract, and its data is exactly
 // what the accepted requests made it.
@@ -20,7 +20,10 @@ test('random requests never crash, always answer the Error contract, and never l
         const expected: Pet[] = sandbox.db.pets.all().map((pet) => ({ ...pet }))
         for (const spec of requests) {
           const { url, init } = toRequest(spec, 'https://api.example.test')
-          const response = await getResponse(sandbox.handlers, new Request(url, init))
+          const request = new Request(url, init)
+          // Fetch spells the standard methods in capitals ("Head" is HEAD).
+          const head = request.method === 'HEAD'
+          const response = await getResponse(sandbox.handlers, request)
           // The URL parser folds dot segments ("/v1/.." is "/"): outside /v1 the
           // sandbox's handlers do not answer, and msw passes the request on.
           const api = url.pathname === '/v1' || url.pathname.startsWith('/v1/')
@@ -42,12 +45,18 @@ test('random requests never crash, always answer the Error contract, and never l
           ]) {
             expect(reply.headers.get(name)).toMatch(/^\d+$/)
           }
+          // Refused before routing, whatever the method, key or scenario.
+          if (hasMalformedEscape(url)) expect(reply.status, `${url}`).toBe(400)
+          // HEAD is GET without a body: an empty body, whatever the status.
+          if (head) expect(text).toBe('')
           if (reply.status >= 400) {
             expect(reply.headers.get('content-type')).toBe('application/json')
+            if (head) continue
             const error = JSON.parse(text)
             expect(Object.keys(error).sort()).toEqual(['code', 'message', 'status'])
             expect(error.status).toBe(reply.status)
             expect(error.message).toMatch(/\w{3,}/)
+            if (hasMalformedEscape(url)) expect(error.code).toBe('invalid_path')
           }
           const dataScenario = spec.scenario === 'empty-store'
           if (reply.status === 201 && !dataScenario) expected.push(JSON.parse(text))

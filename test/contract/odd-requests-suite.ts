@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { openApiProblems } from './openapi.js'
+import type { ContractTarget } from './suite.js'
+
+const FREE = 'sandbox-free-key'
+const T0 = '2027-03-01T10:00:30.000Z'
+
+interface Answer {
+  status: number
+  headers: Headers
+  text: string
+}
+
+/** Headers that differ between two answers to the same request by design. */
+const VARYING = new Set(['date', 'x-ratelimit-remaining', 'connection', 'keep-alive'])
+
+/**
+ * CONTRACT "Odd requests", the part every runtime holds: HEAD is GET without a body,
+ * `Allow` lists HEAD, and a malformed percent-escape anywhere in the path or the query
+ * is 400 invalid_path before routing (with getPet's deprecation headers when the path
+ * is getPet's). The transport cases (TRACE, `*`, the absolute form, POST /) are in
+ * test/express/request-target.test.ts.
+ */
+export function defineOddRequestsSuite(
+  runtime: string,
+  start: () => Promise<ContractTarget>,
+) {
+  describe(`odd requests (${runtime})`, () => {
+    let target: ContractTarget
+
+    async function send(
+      method: string,
+      path: string,
+      key: string | null = FREE,
+    ): Promise<Answer> {
+      const headers: Record<string, string> = key
+        ? { authorization: `Bearer ${key}` }
+        : {}
+      const response = await fetch(`${target.origin}${path}`, { method, headers })
+      return {
+        status: response.status,
+        headers: response.headers,
+        text: await response.text(),
+      }
+    }
+    const json = (answer: Answer) => JSON.parse(answer.text)
+    const journal = async () =>
+      json(await send('GET', '/__sandbox/requests', null)).requests as Array<{
+        method: string
+        path: string
+        status: number
+        operation?: string
+      }>
+    const state = async () => {
+      const { counts, scenario, clock } = json(await send('GET', '/__sandbox', null))
+      const sessions = json(await send('GET', '/__sandbox/sessions', null)).sessions
+      return { counts, scenario, clock, sessions }
+    }
+
+    beforeAll(async () => {
+      target = await start()
+    })
+    afterAll(async () => {
+      await target?.close()
+    })
+    beforeEach(async () => {
+      expect((await send('POST', '/__sandbox/reset', null)).status).toBe(200)
+      const clock = await fetch(`${target.origin}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ freeze: true, now: T0 }),
+      })
+      expect(clock.status).toBe(200)
+    })
+
+    describe('HEAD is answered as GET, without a body', () => {
+      test.each([
+        ['/v1/pets?limit=2', FREE],
+        ['/v1/pets/1', FREE],
+        ['/v1/pets/9999', FREE],
+        ['/v1/pets/abc', FREE],
+        ['/v1/pets', null],
+        ['/v1/store/orders', FREE],
+        ['/v1/animals', FREE],
+        ['/__sandbox', null],
+        ['/__sandbox/scenario', null],
+        ['/__sandbox/clock', null],
+        ['/__sandbox/sessions', null],
+        ['/__sandbox/nothing', null],
+      ] as const)('%s (key %s)', async (path, key) => {
+        const get = await send('GET', path, key)
+        const head = await send('HEAD', path, key)
+        expect(head.status).toBe(get.status)
+        expect(head.text).toBe('')
+        const names = (answer: Answer) =>
+          [...answer.headers.keys()].filter((name) => !VARYING.has(name))
+        expect(names(head)).toEqual(names(get))
+        // Content-Length too, but an error message names the method it was sent with
+        // ("No endpoint at HEAD /v1/animals"), one byte longer than the GET's.
+        for (const name of names(get).filter((name) => name !== 'content-length'))
+          expect(head.headers.get(name), name).toBe(get.headers.get(name))
+        // It counts against the limit like the GET it mirrors (when the GET counts).
+        const remaining = (answer: Answer) =>
+          Number(answer.headers.get('x-ratelimit-remaining'))
+        if (path.startsWith('/v1') && key !== null)
+          expect(remaining(head)).toBe(remaining(get) - 1)
+        const { pathname } = new URL(path, 'http://x')
+        expect(
+          openApiProblems('GET', pathname, head.status, head.headers, json(get)),
+        ).toEqual([])
+      })
+
+      test('it is journalled as HEAD, with the operation it mirrors', async () => {
+        await send('HEAD', '/v1/pets?limit=1')
+        await send('HEAD', '/v1/pets/2')
+        expect((await journal()).slice(0, 2)).toMatchObject([
+          { method: 'HEAD', path: '/v1/pets/2', status: 200, operation: 'getPet' },
+          {
+            method: 'HEAD',
+            path: '/v1/pets?limit=1',
+            status: 200,
+            operation: 'listPets',
+          },
+        ])
+      })
+
+      test('Allow lists HEAD wherever GET is allowed', async () => {
+        for (const [method, path, allow] of [
+          ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+          ['DELETE', '/v1/pets/1', 'GET, HEAD'],
+          ['POST', '/v1/store/orders', 'GET, HEAD'],
+          ['DELETE', '/__sandbox', 'GET, HEAD'],
+          ['PATCH', '/__sandbox/scenario', 'GET, HEAD, PUT'],
+          ['PUT', '/__sandbox/sessions', 'GET, HEAD, POST'],
+          ['HEAD', '/__sandbox/reset', 'POST'],
+          ['HEAD', '/__sandbox/sessions/abc', 'DELETE'],
+        ]) {
+          const reply = await send(method as string, path as string)
+          expect(reply.status, `${method} ${path}`).toBe(405)
+          expect(reply.headers.get('allow'), `${method} ${path}`).toBe(allow)
+        }
+      })
+    })
+
+    describe('a malformed percent-escape is 400 invalid_path, before routing', () => {
+      test.each([
+        ['GET', '/v1/%ZZ'],
+        ['GET', '/v1/pets%'],
+        ['POST', '/v1/pets/%A'],
+        ['GET', '/v1/pets?limit=%ZZ'],
+        ['GET', '/v1/pets?status=%E0%A4%A'],
+        ['GET', '/v1/pets?%G1=1'],
+        ['GET', '/v1/store/orders?x=%'],
+        ['DELETE', '/__sandbox/sessions/%ZZ'],
+        ['DELETE', '/__sandbox/sessions/%E0%A4%A'],
+        ['DELETE', '/__sandbox/sessions/%E0%A4'],
+        ['GET', '/__sandbox/requests?limit=%ZZ'],
+        ['POST', '/__sandbox/%ZZ/reset'],
+        ['PUT', '/__sandbox/scenario?name=%C3'],
+      ])('%s %s', async (method, path) => {
+        await send('DELETE', '/__sandbox/sessions/kept')
+        await send('GET', '/v1/pets?limit=1', `${FREE}.kept`)
+        const before = await state()
+        const reply = await send(method, path)
+        expect(reply.status).toBe(400)
+        expect(json(reply)).toMatchObject({ code: 'invalid_path', status: 400 })
+        expect(json(reply).message).toMatch(/malformed percent-escape/)
+        expect(reply.headers.get('content-type')).toBe('application/json')
+        expect(await state()).toEqual(before)
+      })
+
+      test('a well-formed escape in a session id is decoded', async () => {
+        await send('GET', '/v1/pets?limit=1', `${FREE}.A-1`)
+        expect((await send('DELETE', '/__sandbox/sessions/%41-1', null)).status).toBe(204)
+      })
+    })
+
+    describe("getPet's refused paths carry its deprecation headers, as the document says", () => {
+      test.each(['/v1/pets/%5C', '/v1/pets/%2F', '/v1/pets/%ZZ', '/v1/pets/%E0%A4'])(
+        'GET %s',
+        async (path) => {
+          for (const method of ['GET', 'HEAD']) {
+            const reply = await send(method, path)
+            expect(reply.status).toBe(400)
+            expect(reply.headers.get('deprecation')).toMatch(/^@\d+$/)
+            expect(reply.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+            expect(reply.headers.get('link')).toBe('</v1/pets>; rel="successor-version"')
+          }
+          const reply = await send('GET', path)
+          expect(json(reply).code).toBe('invalid_path')
+          const { pathname } = new URL(path, 'http://x')
+          expect(
+            openApiProblems('GET', pathname, 400, reply.headers, json(reply)),
+          ).toEqual([])
+          // Other paths are not getPet's: no deprecation headers.
+          const other = await send('GET', '/v1/pets?limit=%ZZ')
+          expect(other.headers.get('deprecation')).toBeNull()
+        },
+      )
+    })
+  })
+}
