@@ -17,6 +17,7 @@ import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fi
 import { handleControlRequest } from './control.js'
 import { createSandboxHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
+import { JournalBudget } from './journal-budget.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkPath } from './request-target.js'
 import { CONTROL_PATH } from './routes.js'
@@ -43,7 +44,9 @@ import { SessionWorld, type SessionHost } from './session-world.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod/mini'
 import {
+  DEFAULT_MAX_JOURNAL_BYTES,
   MAX_COUNT,
+  MAX_JOURNAL_BYTES_LIMIT,
   MAX_JOURNAL_SIZE,
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
@@ -79,6 +82,14 @@ export interface SandboxOptions {
   clock?: ClockOptions
   /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
   journalSize?: number
+  /**
+   * The bytes the journals of the default session and every other session keep
+   * together (an entry counts 256 bytes plus the UTF-8 bytes of its strings): over it,
+   * the oldest entries of all sessions go first, but each session keeps its last 10.
+   * Default 32 MiB (33,554,432).
+   * @see README.md#sessions
+   */
+  maxJournalBytes?: number
   /**
    * Your own msw handlers, placed before the sandbox's in every runtime: their answers
    * are yours (not counted against limits, no headers added) and journalled as
@@ -280,6 +291,7 @@ const optionsSchema = z.object({
   seed: z.optional(z.number().check(z.int())),
   count: intIn(0, MAX_COUNT),
   journalSize: intIn(0, MAX_JOURNAL_SIZE),
+  maxJournalBytes: intIn(0, MAX_JOURNAL_BYTES_LIMIT),
   maxPets: intIn(0, MAX_PETS_LIMIT),
   maxTotalPets: intIn(0, MAX_PETS_LIMIT),
 })
@@ -302,7 +314,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'INVALID_OPTION',
       'create the sandbox',
       `option ${String(issue?.path.join('.'))} ${issue?.message.toLowerCase()}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxJournalBytes 0 to ${MAX_JOURNAL_BYTES_LIMIT.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
@@ -316,7 +328,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const forward = (entry: JournalEntry) => {
     for (const listener of requestListeners) listener(entry)
   }
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, forward)
+  // One byte budget for the journals of every world (README.md#sessions).
+  const journalBudget = new JournalBudget(
+    options.maxJournalBytes ?? DEFAULT_MAX_JOURNAL_BYTES,
+  )
+  const journal = new Journal(
+    options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    forward,
+    journalBudget,
+  )
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
@@ -461,6 +481,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     latency: options.latency,
     clockOptions: options.clock,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    journalBudget,
     quota,
     forward,
     startupScenario: currentStartup,
