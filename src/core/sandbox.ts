@@ -20,6 +20,7 @@ import { Journal, type JournalEntry } from './journal.js'
 import { JournalBudget } from './journal-budget.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkPath } from './request-target.js'
+import { forbiddenSessionOrigin } from './request-trust.js'
 import { CONTROL_PATH } from './routes.js'
 import { petSchema } from './schemas.js'
 import {
@@ -281,6 +282,14 @@ export interface HandleInit {
   body?: Uint8Array
   /** The path and query as the client sent them, before any URL parser normalised them. */
   target?: string
+  /**
+   * The request's `Origin`, when the server does not trust it (the standalone app's
+   * rule, README.md#security): a `/v1` request may then use the default session and
+   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
+   * instead of making it. msw runtimes leave it out: what they intercept comes from the
+   * process itself, or from pages of the worker's own origin.
+   */
+  untrustedOrigin?: string
 }
 
 const intIn = (min: number, max: number) =>
@@ -631,6 +640,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       let created = false
       let reply: Reply | undefined
       if (api) {
+        const { untrustedOrigin } = init
+        if (
+          untrustedOrigin !== undefined &&
+          selection.id !== DEFAULT_SESSION &&
+          !sessionRegistry.peek(selection.id)
+        ) {
+          const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
+          return answerRefusedRequest(ctx, request, refused, target)
+        }
         const named = worldOf(selection.id)
         created = named.created
         reply = await handleApiRequest(named.world ?? ctx, {
