@@ -148,7 +148,42 @@ test('clear(), the size limit and cut bodies give their bytes back', () => {
     bodies.add(request(`/b${index}`, 'x'.repeat(16 * 1024)))
   expect(bodies.recent().filter((entry) => entry.bodyTruncated)).toHaveLength(2)
   expect(budget.bytes).toBe(bytesOf(journal, other, bodies))
+  journal.dropOldest()
+  expect(budget.bytes).toBe(bytesOf(journal, other, bodies))
   journal.clear()
   bodies.clear()
   expect(budget.bytes).toBe(bytesOf(other))
+})
+
+test('under any mix of adds, clears and drops, the count is exact, the budget holds and ids stay in a row', () => {
+  // A fixed pseudo-random sequence (a linear congruential generator): the same run every time.
+  let state = 7
+  const next = (below: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+    return state % below
+  }
+  const maxBytes = 60 * sizeOf('/p-0000')
+  const budget = new JournalBudget(maxBytes)
+  const journals = Array.from(
+    { length: 8 },
+    (_, index) => new Journal(index === 0 ? 12 : 100, undefined, budget),
+  )
+  for (let step = 0; step < 3000; step++) {
+    const journal = journals[next(journals.length)] as Journal
+    const action = next(100)
+    if (action < 2) journal.clear()
+    else if (action < 4) journal.dropOldest()
+    else {
+      const path = `/p-${String(step).padStart(4, '0')}${'x'.repeat(next(3) * 40)}`
+      journal.add(request(path))
+    }
+    expect(budget.bytes).toBe(bytesOf(...journals))
+    const counts = journals.map((each) => each.count)
+    if (budget.bytes > maxBytes)
+      expect(Math.max(...counts)).toBeLessThanOrEqual(JOURNAL_FLOOR)
+    for (const each of journals) {
+      const ids = each.recent().map((entry) => entry.id)
+      ids.forEach((id, index) => expect(id).toBe((ids[0] as number) - index))
+    }
+  }
 })

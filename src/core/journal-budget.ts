@@ -95,8 +95,8 @@ export interface BudgetedJournal {
   readonly count: number
   /** The budget's sequence number of the journal's oldest entry. */
   oldestSequence(): number
-  /** Drops the oldest entry; returns the bytes it counted. */
-  dropOldest(): number
+  /** Drops the oldest entry (and tells the budget). */
+  dropOldest(): void
   /** Its place in the budget's heap, -1 when it is not there. */
   heapIndex: number
 }
@@ -124,19 +124,27 @@ export class JournalBudget {
     return this.#sequence++
   }
 
-  /**
-   * A journal's entries changed by `bytes` (one added, its oldest dropped, a body cut, all
-   * cleared): places it in the heap, then drops the oldest entries of all journals while
-   * over the budget.
-   */
-  update(journal: BudgetedJournal, bytes: number) {
+  /** A journal's entries count `bytes` more (an entry added) or fewer (negative). */
+  count(bytes: number) {
     this.#bytes += bytes
+  }
+
+  /** A journal dropped its oldest entry, which counted `bytes`. */
+  dropped(journal: BudgetedJournal, bytes: number) {
+    this.#bytes -= bytes
+    this.#place(journal)
+  }
+
+  /**
+   * A journal's entries changed (one added, all cleared): places it in the heap, then
+   * drops the oldest entries of all journals while over the budget.
+   */
+  update(journal: BudgetedJournal) {
     this.#place(journal)
     const heap = this.#heap
     while (this.#bytes > this.maxBytes && heap.length > 0) {
-      const oldest = heap[0] as BudgetedJournal
-      this.#bytes -= oldest.dropOldest()
-      this.#place(oldest)
+      // Tells `dropped`, which places the journal anew.
+      ;(heap[0] as BudgetedJournal).dropOldest()
     }
   }
 

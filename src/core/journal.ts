@@ -103,25 +103,23 @@ export class Journal implements BudgetedJournal {
       const entries = append(this.#entries, full)
       this.#entries = entries
       const budget = this.#budget
-      // What the entry adds to the budget's count, less what it pushes out.
-      let bytes = 0
       if (budget) {
-        bytes = entryBytes(full)
+        const bytes = entryBytes(full)
         this.#bytes += bytes
+        budget.count(bytes)
         this.#sizes = append(this.#sizes, bytes)
         this.#sequences = append(this.#sequences, budget.nextSequence())
       }
-      if (entries.length > this.size) bytes -= this.dropOldest()
+      if (entries.length > this.size) this.dropOldest()
       if (full.body !== undefined) {
         const withBody = append(this.#withBody, full)
         this.#withBody = withBody
         this.#bodyChars += full.body.length
         while (this.#bodyChars > JOURNAL_BODY_BUDGET && withBody.length > 1) {
-          const oldest = withBody.shift() as JournalEntry
-          bytes -= this.#cutBody(oldest)
+          this.#cutBody(withBody.shift() as JournalEntry)
         }
       }
-      budget?.update(this, bytes)
+      budget?.update(this)
     }
     this.#onAdd?.(full)
     if (this.#listeners) for (const listener of this.#listeners) listener(full)
@@ -145,33 +143,34 @@ export class Journal implements BudgetedJournal {
     return this.#sequences?.[0] ?? 0
   }
 
-  /** @internal Drops the oldest entry; returns the bytes it counted (0 without a budget). */
-  dropOldest(): number {
+  /** Drops the oldest entry, as the size limit and the budget do. */
+  dropOldest(): void {
     const dropped = this.#entries?.shift()
-    if (dropped?.body !== undefined && this.#withBody?.[0] === dropped) {
+    if (dropped === undefined) return
+    if (dropped.body !== undefined && this.#withBody?.[0] === dropped) {
       this.#withBody.shift()
       this.#bodyChars -= dropped.body.length
     }
     this.#sequences?.shift()
     const bytes = this.#sizes?.shift() ?? 0
     this.#bytes -= bytes
-    return bytes
+    this.#budget?.dropped(this, bytes)
   }
 
-  /** Drops an entry's body (the oldest of the journal's bodies); returns the bytes it counted. */
-  #cutBody(entry: JournalEntry): number {
+  /** Drops an entry's body (the oldest of the journal's bodies), and its bytes from the count. */
+  #cutBody(entry: JournalEntry) {
     const body = entry.body ?? ''
     this.#bodyChars -= body.length
     delete entry.body
     entry.bodyTruncated = true
     const sizes = this.#sizes
     const first = this.#entries?.[0]
-    if (!sizes || !first) return 0
+    if (!sizes || !first) return
     // Ids grow by one per entry: the entry's place is arithmetic.
     const bytes = utf8Length(body)
     ;(sizes[entry.id - first.id] as number) -= bytes
     this.#bytes -= bytes
-    return bytes
+    this.#budget?.count(-bytes)
   }
 
   /** The most recent entries, newest first; with `after`, only those with a greater id. */
@@ -194,12 +193,13 @@ export class Journal implements BudgetedJournal {
   clear() {
     const bytes = this.#bytes
     this.#bytes = 0
+    this.#budget?.count(-bytes)
     this.#entries = undefined
     this.#sizes = undefined
     this.#sequences = undefined
     this.#withBody = undefined
     this.#bodyChars = 0
-    this.#budget?.update(this, -bytes)
+    this.#budget?.update(this)
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {
