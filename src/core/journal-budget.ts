@@ -29,10 +29,11 @@ export const ENTRY_OVERHEAD_BYTES = 256
  * for this, `JSON.stringify` and counting its bytes ten times that.
  */
 export function entryBytes(entry: JournalEntry): number {
+  // `at` (an ISO time) and `method` (an HTTP token) are ASCII: a byte a character.
   let bytes =
     ENTRY_OVERHEAD_BYTES +
-    utf8Length(entry.at) +
-    utf8Length(entry.method) +
+    entry.at.length +
+    entry.method.length +
     utf8Length(entry.path) +
     utf8Length(entry.scenario)
   if (entry.key !== undefined) bytes += utf8Length(entry.key)
@@ -132,35 +133,31 @@ export class JournalBudget {
   /** A journal dropped its oldest entry, which counted `bytes`. */
   dropped(journal: BudgetedJournal, bytes: number) {
     this.#bytes -= bytes
-    this.#place(journal)
+    const index = journal.heapIndex
+    if (index === -1) return
+    // Its oldest entry is younger now: it can only move down, or out at the floor.
+    if (journal.count <= JOURNAL_FLOOR) this.#remove(index)
+    else this.#down(index)
   }
 
   /**
-   * A journal's entries changed (one added, all cleared): places it in the heap, then
-   * drops the oldest entries of all journals while over the budget.
+   * A journal's entries changed (one added, all cleared): enters or leaves the heap as it
+   * passes the floor (an added entry leaves its oldest, and so its place, as it was),
+   * then drops the oldest entries of all journals while over the budget.
    */
   update(journal: BudgetedJournal) {
-    this.#place(journal)
-    const heap = this.#heap
-    while (this.#bytes > this.maxBytes && heap.length > 0) {
-      // Tells `dropped`, which places the journal anew.
-      ;(heap[0] as BudgetedJournal).dropOldest()
-    }
-  }
-
-  /** In the heap while it has more than the floor, at the place of its oldest entry. */
-  #place(journal: BudgetedJournal) {
     const index = journal.heapIndex
     if (journal.count <= JOURNAL_FLOOR) {
       if (index !== -1) this.#remove(index)
-      return
-    }
-    if (index === -1) {
+    } else if (index === -1) {
       journal.heapIndex = this.#heap.length
       this.#heap.push(journal)
       this.#up(journal.heapIndex)
-    } else {
-      this.#down(this.#up(index))
+    }
+    const heap = this.#heap
+    while (this.#bytes > this.maxBytes && heap.length > 0) {
+      // Tells `dropped`, which moves the journal down or out.
+      ;(heap[0] as BudgetedJournal).dropOldest()
     }
   }
 
