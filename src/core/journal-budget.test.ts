@@ -9,6 +9,7 @@ import {
   journalPath,
   utf8Length,
 } from './journal-budget.js'
+import { DEFAULT_MAX_JOURNAL_BYTES } from './limits.js'
 
 const request = (path: string, body?: string): Omit<JournalEntry, 'id'> => ({
   at: '2027-01-01T00:00:00.000Z',
@@ -186,4 +187,20 @@ test('under any mix of adds, clears and drops, the count is exact, the budget ho
       ids.forEach((id, index) => expect(id).toBe((ids[0] as number) - index))
     }
   }
+})
+
+test("the issue's flood, 1,000 sessions x 100 requests of 15 KB paths, stays within the default 32 MiB", () => {
+  const budget = new JournalBudget(DEFAULT_MAX_JOURNAL_BYTES)
+  const developer = new Journal(100, undefined, budget)
+  for (let index = 0; index < 40; index++)
+    developer.add(request(`/v1/pets?mine=${index}`))
+  const path = journalPath(`/v1/pets?q=${'a'.repeat(15_000)}`)
+  const sessions = Array.from({ length: 1000 }, () => new Journal(100, undefined, budget))
+  for (let round = 0; round < 100; round++)
+    for (const session of sessions) session.add(request(path))
+  // Without the budget: 1,000 x 100 x 15 KB, some 1.5 GB of paths alone.
+  expect(budget.bytes).toBeLessThanOrEqual(DEFAULT_MAX_JOURNAL_BYTES)
+  expect(budget.bytes).toBe(bytesOf(developer, ...sessions))
+  expect(developer.count).toBe(JOURNAL_FLOOR)
+  expect(developer.recent()[0]?.path).toBe('/v1/pets?mine=39')
 })
