@@ -8,6 +8,8 @@
 // BENCH_ONLY=sessions (only the sessions rows of issue 15, bench/sessions.js).
 // BENCH_ONLY=bundle (only the browser bundle sizes of issue 16, a few seconds).
 // BENCH_ONLY=docs (only the /docs/ render times of issue 17, bench/docs-render.js).
+// BENCH_ONLY=throughput (only the standalone server against bare Express: the GET and
+// POST rows and their targets, written to bench/results/throughput.json).
 import {
   existsSync,
   mkdirSync,
@@ -46,6 +48,7 @@ import {
   renderBundle,
   renderMarkdown,
   renderPersist,
+  TARGETS,
 } from './lib/report.js'
 import {
   evaluateSessionTargets,
@@ -454,6 +457,35 @@ async function main() {
     writeFileSync(join(RESULTS, 'sessions.json'), `${JSON.stringify(only, null, 2)}\n`)
     process.stdout.write(`\n${markdown}`)
     log(`\nwritten: bench/results/sessions.json`)
+    if (only.targets.some((target) => target.result === 'INVALID')) process.exitCode = 1
+    return
+  }
+  if (process.env.BENCH_ONLY === 'throughput') {
+    const { throughput, rss } = await measureThroughput(petsFile)
+    const only = {
+      date: new Date().toISOString(),
+      machine: host,
+      config,
+      throughput,
+      rss,
+    }
+    only.durationS = (performance.now() - started) / 1000
+    only.targets = evaluateTargets(
+      only,
+      TARGETS.filter((target) => /^(list|create)-/.test(target.id)),
+    )
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'throughput.json'), `${JSON.stringify(only, null, 2)}\n`)
+    for (const [name, row] of Object.entries(throughput)) {
+      log(
+        `${ENDPOINTS[name].padEnd(22)} bare ${row.bare.rps.toFixed(0)} req/s, sandbox ${row.sandbox.rps.toFixed(0)} req/s (${row.ratio.rps.toFixed(2)}x), p99 ${row.sandbox.p99} ms (${row.ratio.p99.toFixed(2)}x)`,
+      )
+    }
+    for (const target of only.targets)
+      log(
+        `${target.result} ${target.label}: ${target.value.toFixed(2)} ${target.op} ${target.limit}`,
+      )
+    log(`\nwritten: bench/results/throughput.json`)
     if (only.targets.some((target) => target.result === 'INVALID')) process.exitCode = 1
     return
   }

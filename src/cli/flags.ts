@@ -2,9 +2,11 @@ import type { InferredOptionType, Options } from 'yargs'
 import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
 import { isLatency, type Latency } from '../core/latency.js'
 import {
+  DEFAULT_MAX_JOURNAL_BYTES,
   DEFAULT_MAX_PETS,
   DEFAULT_MAX_TOTAL_PETS,
   MAX_COUNT,
+  MAX_JOURNAL_BYTES_LIMIT,
   MAX_LATENCY_MS,
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
@@ -95,6 +97,16 @@ export const SERVE_OPTIONS = defineFlags({
     'Most pets requests may create in one world (then 507)',
   ),
   'max-total-pets': pets(DEFAULT_MAX_TOTAL_PETS, 'Most created pets across all worlds'),
+  'max-journal-bytes': {
+    type: 'string',
+    example: String(DEFAULT_MAX_JOURNAL_BYTES),
+    describe: `Bytes the request journals of all sessions keep together; the oldest go first, each session keeps its last 10 (default ${DEFAULT_MAX_JOURNAL_BYTES}, 32 MiB)`,
+    coerce: integer(
+      0,
+      MAX_JOURNAL_BYTES_LIMIT,
+      `a number of bytes from 0 to ${MAX_JOURNAL_BYTES_LIMIT}`,
+    ),
+  },
   watch: {
     alias: 'w',
     type: 'boolean',

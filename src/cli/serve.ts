@@ -59,6 +59,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
         ...(flags.latency === undefined ? {} : { latency: flags.latency }),
         ...(flags.maxPets === undefined ? {} : { maxPets: flags.maxPets }),
         ...(flags.maxTotalPets === undefined ? {} : { maxTotalPets: flags.maxTotalPets }),
+        ...(flags.maxJournalBytes === undefined
+          ? {}
+          : { maxJournalBytes: flags.maxJournalBytes }),
         ...(store === undefined ? {} : { store }),
         ...(overrides.length > 0 ? { handlers: overrides } : {}),
         ...(flags.maxSessions === undefined ? {} : { maxSessions: flags.maxSessions }),

@@ -10,6 +10,7 @@ import {
   type Journal,
   type JournalEntry,
 } from './journal.js'
+import { journalPath } from './journal-budget.js'
 import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
@@ -86,7 +87,7 @@ function describe(
     entry: {
       at: new Date(ctx.clock.now()).toISOString(),
       method,
-      path: target,
+      path: journalPath(target),
       scenario: ctx.activeScenario().name,
       ...(ctx.session === undefined ? {} : { session: ctx.session }),
       ...(route ? { operation: route.operationId } : {}),

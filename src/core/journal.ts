@@ -1,4 +1,10 @@
 import type { HeaderMap } from './api-errors.js'
+import {
+  entryBytes,
+  utf8Length,
+  type BudgetedJournal,
+  type JournalBudget,
+} from './journal-budget.js'
 
 /** The rate-limit state a response reported (its `X-RateLimit-*` and `Retry-After`). */
 export interface JournalRateLimit {
@@ -15,7 +21,7 @@ export interface JournalEntry {
   /** Sandbox-clock time of the request. */
   at: string
   method: string
-  /** Path and query as sent. */
+  /** Path and query as sent, its first 2 KiB (then `…`). */
   path: string
   status: number
   durationMs: number
@@ -55,14 +61,21 @@ const HEADER_VALUE_LIMIT = 256
 const HEADER_COUNT_LIMIT = 16
 
 /**
- * A bounded journal of the most recent requests: memory stays flat under any load.
+ * A bounded journal of the most recent requests: memory stays flat under any load. It
+ * keeps at most `size` entries and, with a budget (the sandbox's `maxJournalBytes`,
+ * shared by every session's journal), gives its oldest entries up when all journals
+ * together hold too many bytes, down to its last `JOURNAL_FLOOR`.
  *
  * Every session has one, most of them holding a request or two, so it allocates
  * nothing before its first entry and then an array of one: the first `push` onto an
  * empty array reserves room for 17.
  */
-export class Journal {
+export class Journal implements BudgetedJournal {
   #entries: JournalEntry[] | undefined
+  /** Beside each entry, with a budget: the bytes it counts and its number in the budget's order. */
+  #sizes: number[] | undefined
+  #sequences: number[] | undefined
+  #bytes = 0
   /** Entries holding a body, oldest first, and their text's total length. */
   #withBody: JournalEntry[] | undefined
   #bodyChars = 0
@@ -71,12 +84,17 @@ export class Journal {
   readonly #onAdd: ((entry: JournalEntry) => void) | undefined
   /** Made by the first `subscribe`: sessions' journals only ever have `onAdd`. */
   #listeners: Set<(entry: JournalEntry) => void> | undefined
+  readonly #budget: JournalBudget | undefined
+  /** @internal The budget's bookkeeping. */
+  heapIndex = -1
 
   constructor(
     readonly size: number,
     onAdd?: (entry: JournalEntry) => void,
+    budget?: JournalBudget,
   ) {
     this.#onAdd = onAdd
+    this.#budget = budget
   }
 
   add(entry: Omit<JournalEntry, 'id'>) {
@@ -84,27 +102,75 @@ export class Journal {
     if (this.size > 0) {
       const entries = append(this.#entries, full)
       this.#entries = entries
-      if (entries.length > this.size) {
-        const dropped = entries.shift()
-        if (dropped?.body !== undefined && this.#withBody?.[0] === dropped) {
-          this.#withBody.shift()
-          this.#bodyChars -= dropped.body.length
-        }
+      const budget = this.#budget
+      if (budget) {
+        const bytes = entryBytes(full)
+        this.#bytes += bytes
+        budget.count(bytes)
+        this.#sizes = append(this.#sizes, bytes)
+        this.#sequences = append(this.#sequences, budget.nextSequence())
       }
+      if (entries.length > this.size) this.dropOldest()
       if (full.body !== undefined) {
         const withBody = append(this.#withBody, full)
         this.#withBody = withBody
         this.#bodyChars += full.body.length
         while (this.#bodyChars > JOURNAL_BODY_BUDGET && withBody.length > 1) {
-          const oldest = withBody.shift() as JournalEntry
-          this.#bodyChars -= oldest.body?.length ?? 0
-          delete oldest.body
-          oldest.bodyTruncated = true
+          this.#cutBody(withBody.shift() as JournalEntry)
         }
       }
+      budget?.update(this)
     }
     this.#onAdd?.(full)
     if (this.#listeners) for (const listener of this.#listeners) listener(full)
+  }
+
+  /** The number of entries it holds. */
+  get count(): number {
+    return this.#entries?.length ?? 0
+  }
+
+  /**
+   * The bytes its entries count against the sandbox's `maxJournalBytes` (256 each plus
+   * the UTF-8 bytes of their strings); 0 for a journal without a budget.
+   */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** @internal The budget's number of the oldest entry (the budget asks only when there is one). */
+  oldestSequence(): number {
+    return this.#sequences?.[0] ?? 0
+  }
+
+  /** Drops the oldest entry, as the size limit and the budget do. */
+  dropOldest(): void {
+    const dropped = this.#entries?.shift()
+    if (dropped === undefined) return
+    if (dropped.body !== undefined && this.#withBody?.[0] === dropped) {
+      this.#withBody.shift()
+      this.#bodyChars -= dropped.body.length
+    }
+    this.#sequences?.shift()
+    const bytes = this.#sizes?.shift() ?? 0
+    this.#bytes -= bytes
+    this.#budget?.dropped(this, bytes)
+  }
+
+  /** Drops an entry's body (the oldest of the journal's bodies), and its bytes from the count. */
+  #cutBody(entry: JournalEntry) {
+    const body = entry.body ?? ''
+    this.#bodyChars -= body.length
+    delete entry.body
+    entry.bodyTruncated = true
+    const sizes = this.#sizes
+    const first = this.#entries?.[0]
+    if (!sizes || !first) return
+    // Ids grow by one per entry: the entry's place is arithmetic.
+    const bytes = utf8Length(body)
+    ;(sizes[entry.id - first.id] as number) -= bytes
+    this.#bytes -= bytes
+    this.#budget?.count(-bytes)
   }
 
   /** The most recent entries, newest first; with `after`, only those with a greater id. */
@@ -125,9 +191,15 @@ export class Journal {
   }
 
   clear() {
+    const bytes = this.#bytes
+    this.#bytes = 0
+    this.#budget?.count(-bytes)
     this.#entries = undefined
+    this.#sizes = undefined
+    this.#sequences = undefined
     this.#withBody = undefined
     this.#bodyChars = 0
+    this.#budget?.update(this)
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {
@@ -137,10 +209,10 @@ export class Journal {
   }
 }
 
-/** Adds `entry` to `list`, making it when there is none yet. */
-function append(list: JournalEntry[] | undefined, entry: JournalEntry): JournalEntry[] {
-  if (!list) return [entry]
-  list.push(entry)
+/** Adds `item` to `list`, making it when there is none yet. */
+function append<Item>(list: Item[] | undefined, item: Item): Item[] {
+  if (!list) return [item]
+  list.push(item)
   return list
 }
 

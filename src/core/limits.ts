@@ -14,6 +14,15 @@ export const MAX_LATENCY_MS = 60_000
 export const MAX_JOURNAL_SIZE = 100_000
 
 /**
+ * The bytes the journals of all sessions together keep by default (option
+ * `maxJournalBytes`, flag `--max-journal-bytes`): 32 MiB.
+ */
+export const DEFAULT_MAX_JOURNAL_BYTES = 32 * 1024 * 1024
+
+/** The largest `maxJournalBytes`: 4 GiB (a server's heap is smaller than that by default). */
+export const MAX_JOURNAL_BYTES_LIMIT = 4 * 1024 * 1024 * 1024
+
+/**
  * The largest `maxSessions` (sessions are memory: 10,000 live ones hold about 14 MB of
  * heap, and a server serving them peaks near 250 MB of RSS; README.md#performance).
  */

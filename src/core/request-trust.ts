@@ -95,13 +95,22 @@ export function createTrust(options: TrustOptions = {}): Trust {
   )
   // Browsers send a handful of distinct values: remember the answers, bounded.
   const hostAnswers = new Map<string, boolean>()
+  // Every /v1 request of a browser page asks about its Origin: remember, bounded.
+  const originAnswers = new Map<string, boolean>()
   return {
     originTrusted(origin, ownOrigin) {
+      const asked = `${origin} ${ownOrigin}`
+      let trusted = originAnswers.get(asked)
+      if (trusted !== undefined) return trusted
       const normalized = normalizeOrigin(origin)
-      if (normalized === undefined) return false
-      if (normalized === normalizeOrigin(ownOrigin) || origins.has(normalized))
-        return true
-      return isLoopbackHostname(new URL(normalized).hostname)
+      trusted =
+        normalized !== undefined &&
+        (normalized === normalizeOrigin(ownOrigin) ||
+          origins.has(normalized) ||
+          isLoopbackHostname(new URL(normalized).hostname))
+      if (originAnswers.size >= 256) originAnswers.clear()
+      originAnswers.set(asked, trusted)
+      return trusted
     },
     hostAllowed(host) {
       let allowed = hostAnswers.get(host)
@@ -128,6 +137,19 @@ export function forbiddenOrigin(origin: string): Failure {
   return fail(
     'forbidden_origin',
     `The control API (/__sandbox) answers only pages of this machine, and the Origin ${shown} is not one: it trusts this server's own origin, loopback origins (http or https, localhost, 127.0.0.1, [::1], any port) and origins allowed with --cors-origin (option allowedOrigins). ${normalizeOrigin(origin) === undefined ? 'An Origin "null" (a sandboxed frame, a file:// page) is never trusted.' : `Start the sandbox with --cors-origin ${normalizeOrigin(origin)} if this page should control it.`}`,
+  )
+}
+
+/**
+ * 403 `forbidden_origin` on `/v1`: a page of another site named a session that does not
+ * exist. It may use the default session and live ones; making sessions is for the
+ * machine's own pages and tools, or a page of one flood could evict every other session.
+ */
+export function forbiddenSessionOrigin(origin: string, session: string): Failure {
+  const normalized = normalizeOrigin(origin)
+  return fail(
+    'forbidden_origin',
+    `A page of the Origin ${JSON.stringify(truncate(origin, 100))} may use the default session and sessions that exist, but not make one, and the session "${session}" does not exist. Sessions are made by requests without an Origin (tests, curl), by this server's own pages, loopback origins (http or https, localhost, 127.0.0.1, [::1], any port) and origins allowed with --cors-origin (option allowedOrigins). ${normalized === undefined ? 'An Origin "null" (a sandboxed frame, a file:// page) is never trusted: make the session first from one of those.' : `Start the sandbox with --cors-origin ${normalized} if this page should make sessions, or make the session first from one of those.`}`,
   )
 }
 

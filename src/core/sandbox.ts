@@ -17,10 +17,12 @@ import { resolveFixtures, type Fixtures, type Plan, type PetFixture } from './fi
 import { handleControlRequest } from './control.js'
 import { createSandboxHandlers } from './handlers.js'
 import { Journal, type JournalEntry } from './journal.js'
+import { JournalBudget } from './journal-budget.js'
 import { latencySchema } from './latency.js'
 import { hasOwnName } from './own-names.js'
 import { RateLimiter } from './rate-limit.js'
 import { checkTarget, targetPath } from './request-target.js'
+import { forbiddenSessionOrigin } from './request-trust.js'
 import { CONTROL_PATH } from './routes.js'
 import { petSchema } from './schemas.js'
 import {
@@ -45,7 +47,9 @@ import { SessionWorld, type SessionHost } from './session-world.js'
 import { STATE_FORMAT, type PersistedState, type SandboxStore } from './store.js'
 import * as z from 'zod/mini'
 import {
+  DEFAULT_MAX_JOURNAL_BYTES,
   MAX_COUNT,
+  MAX_JOURNAL_BYTES_LIMIT,
   MAX_JOURNAL_SIZE,
   MAX_LATENCY_MS,
   MAX_PETS_LIMIT,
@@ -82,6 +86,14 @@ export interface SandboxOptions {
   clock?: ClockOptions
   /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
   journalSize?: number
+  /**
+   * The bytes the journals of the default session and every other session keep
+   * together (an entry counts 256 bytes plus the UTF-8 bytes of its strings): over it,
+   * the oldest entries of all sessions go first, but each session keeps its last 10.
+   * Default 32 MiB (33,554,432).
+   * @see README.md#sessions
+   */
+  maxJournalBytes?: number
   /**
    * Your own msw handlers, placed before the sandbox's in every runtime: their answers
    * are yours (not counted against limits, no headers added) and journalled as
@@ -273,6 +285,14 @@ export interface HandleInit {
   body?: Uint8Array
   /** The path and query as the client sent them, before any URL parser normalised them. */
   target?: string
+  /**
+   * The request's `Origin`, when the server does not trust it (the standalone app's
+   * rule, README.md#security): a `/v1` request may then use the default session and
+   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
+   * instead of making it. msw runtimes leave it out: what they intercept comes from the
+   * process itself, or from pages of the worker's own origin.
+   */
+  untrustedOrigin?: string
 }
 
 const intIn = (min: number, max: number) =>
@@ -283,6 +303,7 @@ const optionsSchema = z.object({
   seed: z.optional(z.number().check(z.int())),
   count: intIn(0, MAX_COUNT),
   journalSize: intIn(0, MAX_JOURNAL_SIZE),
+  maxJournalBytes: intIn(0, MAX_JOURNAL_BYTES_LIMIT),
   maxPets: intIn(0, MAX_PETS_LIMIT),
   maxTotalPets: intIn(0, MAX_PETS_LIMIT),
   latency: z.optional(latencySchema),
@@ -307,7 +328,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'create the sandbox',
       // Only the first letter: the rule may name fields (minMs).
       `option ${String(issue?.path.join('.'))} ${issue?.message.replace(/^./, (first) => first.toLowerCase())}`,
-      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
+      `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxJournalBytes 0 to ${MAX_JOURNAL_BYTES_LIMIT.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
     )
   }
   const seed = options.seed ?? DEFAULT_SEED
@@ -321,7 +342,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const forward = (entry: JournalEntry) => {
     for (const listener of requestListeners) listener(entry)
   }
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, forward)
+  // One byte budget for the journals of every world (README.md#sessions).
+  const journalBudget = new JournalBudget(
+    options.maxJournalBytes ?? DEFAULT_MAX_JOURNAL_BYTES,
+  )
+  const journal = new Journal(
+    options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    forward,
+    journalBudget,
+  )
   const limiter = new RateLimiter()
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
@@ -466,6 +495,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     latency: options.latency,
     clockOptions: options.clock,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    journalBudget,
     quota,
     forward,
     startupScenario: currentStartup,
@@ -615,6 +645,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       let created = false
       let reply: Reply | undefined
       if (api) {
+        const { untrustedOrigin } = init
+        if (
+          untrustedOrigin !== undefined &&
+          selection.id !== DEFAULT_SESSION &&
+          !sessionRegistry.peek(selection.id)
+        ) {
+          const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
+          return answerRefusedRequest(ctx, request, refused, target)
+        }
         const named = worldOf(selection.id)
         created = named.created
         reply = await handleApiRequest(named.world ?? ctx, {

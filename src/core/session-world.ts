@@ -2,6 +2,7 @@ import type { ApiContext } from './api.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
 import { createDataset, type Dataset, type PetData } from './dataset.js'
 import { Journal, type JournalEntry } from './journal.js'
+import type { JournalBudget } from './journal-budget.js'
 import { OverlayDataset, type SharedSeed } from './overlay-dataset.js'
 import type { PetQuota } from './pet-quota.js'
 import { RateLimiter } from './rate-limit.js'
@@ -19,6 +20,8 @@ export interface SessionHost extends Pick<ApiContext, 'bases' | 'registry' | 'la
   anonymousPlan(): ApiContext['anonymousPlan']
   readonly clockOptions: ClockOptions | undefined
   readonly journalSize: number
+  /** The bytes every world's journal shares. */
+  readonly journalBudget: JournalBudget
   /** Every world of the sandbox counts its created pets here. */
   readonly quota: PetQuota
   /** Tells the sandbox's request listeners (`onRequest`) of a session's request. */
@@ -67,7 +70,7 @@ export class SessionWorld implements SessionEntry, SandboxSession, ApiContext {
     this.lastUsedAt = createdAt
     this.#host = host
     this.clock = createClock(host.clockOptions)
-    this.journal = new Journal(host.journalSize, host.forward)
+    this.journal = new Journal(host.journalSize, host.forward, host.journalBudget)
     this.#active = host.startupScenario()
     this.#pets = new OverlayDataset(host.seedFor(), host.quota)
   }
@@ -156,9 +159,10 @@ export class SessionWorld implements SessionEntry, SandboxSession, ApiContext {
     return (this.#copied ?? this.#pets).count()
   }
 
-  /** The session is gone (expired, evicted or ended). */
+  /** The session is gone (expired, evicted or ended): its journal gives its bytes back. */
   dispose(): void {
     this.#release()
+    this.journal.clear()
   }
 
   /** Gives the world's created pets back to the quota. */

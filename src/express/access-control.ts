@@ -46,6 +46,11 @@ export interface AccessControl {
   guard(req: Request, res: Response, next: NextFunction): void
   /** Answers the CORS preflights that got through the guard. */
   preflight(req: Request, res: Response, next: NextFunction): void
+  /**
+   * The request's `Origin` when it is not trusted, else undefined: such a page may use
+   * the API's existing sessions but not make one (README.md#security).
+   */
+  untrustedOrigin(req: IncomingMessage): string | undefined
 }
 
 // Every method, so a browser sending PATCH gets the API's 405 and its Error body
@@ -106,15 +111,21 @@ export function createAccessControl(
     return `${req.protocol}://${req.headers.host ?? 'localhost'}`
   }
 
-  function originRefused(req: Request): Failure | undefined {
+  function untrustedOrigin(req: IncomingMessage): string | undefined {
     const origin = req.headers.origin
-    if (origin === undefined || trust.originTrusted(origin, ownOrigin(req)))
+    if (origin === undefined || trust.originTrusted(origin, ownOrigin(req as Request)))
       return undefined
-    return forbiddenOrigin(origin)
+    return origin
+  }
+
+  function originRefused(req: Request): Failure | undefined {
+    const origin = untrustedOrigin(req)
+    return origin === undefined ? undefined : forbiddenOrigin(origin)
   }
 
   return {
     controlToken,
+    untrustedOrigin,
     headers(req, res, next) {
       const origin = req.headers.origin
       if (!isControl(req.url)) {

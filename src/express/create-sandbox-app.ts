@@ -106,6 +106,7 @@ export function createSandboxApp(
       ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
       ...(adapter.fastPath ? { fastPath: adapter.fastPath } : {}),
       overridesEverywhere: true,
+      untrustedOrigin: access.untrustedOrigin,
     }),
   )
   app.use(refusePageMethods(assets))

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import type {
   NextFunction,
   Request as ExpressRequest,
@@ -44,6 +45,11 @@ export interface ExpressAdapterOptions {
    * sandbox's: the standalone app, where nothing else reads request bodies.
    */
   overridesEverywhere?: boolean
+  /**
+   * @internal The standalone app's origin rule: the request's `Origin` when the app does
+   * not trust it, so that such a page cannot make sessions (README.md#security).
+   */
+  untrustedOrigin?: (req: IncomingMessage) => string | undefined
 }
 
 /** Sandbox options (paths allowed, as in `petstore-sandbox/node`) plus the adapter's. */
@@ -53,7 +59,7 @@ export type SandboxMiddlewareOptions = NodeSandboxOptions & ExpressAdapterOption
 export type SandboxMiddleware = RequestHandler & { readonly sandbox: Sandbox }
 
 /** The options of the adapter, not of the sandbox, when both come in one object. */
-const ADAPTER_KEYS = ['bodyLimit', 'fastPath', 'overridesEverywhere']
+const ADAPTER_KEYS = ['bodyLimit', 'fastPath', 'overridesEverywhere', 'untrustedOrigin']
 
 /**
  * Creates an Express 5 middleware that answers `/v1` and `/__sandbox` with the sandbox's
@@ -153,7 +159,10 @@ export function createSandboxMiddleware(
       // The user's handlers come first and may read the body: then it is in the request.
       const overrides = sandbox.overrides
       const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
-      inits.set(request, body === undefined ? { target } : { body, target })
+      const init: HandleInit = body === undefined ? { target } : { body, target }
+      const untrusted = adapter.untrustedOrigin?.(req)
+      if (untrusted !== undefined) init.untrustedOrigin = untrusted
+      inits.set(request, init)
       fastPath?.prepare(request)
       const handlers =
         overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides

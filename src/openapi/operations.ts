@@ -309,7 +309,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   listRequests: {
     tags: ['Sandbox'],
     description:
-      'The most recent API requests of the session (X-Sandbox-Session, or a session key as the bearer token) with their status, code, message, key, plan, scenario, latency, rate-limit state, Content-Type and X-Sandbox-* request headers and the first 4 KiB of the request body, newest first; at most journalSize (100) are kept, no response bodies. Poll with after=<lastId> for what came since (the inspector at /inspector/ does, once a second).',
+      'The most recent API requests of the session (X-Sandbox-Session, or a session key as the bearer token) with their status, code, message, key, plan, scenario, latency, rate-limit state, Content-Type and X-Sandbox-* request headers and the first 4 KiB of the request body, newest first; at most journalSize (100) are kept, and fewer when the journals of all sessions hold more than maxJournalBytes (32 MiB; the oldest go first, each session keeps its last 10); paths over 2 KiB are cut, ending with "…"; no response bodies. Poll with after=<lastId> for what came since (the inspector at /inspector/ does, once a second).',
     parameters: [
       {
         name: 'limit',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIO_NAMES } from 'petstore-sandbox'
-import { killAll, removeCliBuild, runCli } from './cli-process.js'
+import { FREE, killAll, removeCliBuild, runCli, startServer } from './cli-process.js'
 
 afterEach(killAll)
 afterAll(removeCliBuild)
@@ -35,6 +35,15 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     [['--port', '1', '-p', '2', '--port', '3'], /--port was given 3 times/],
     [['--logformat', 'json'], /Unknown option --logformat\. Did you mean --log-format\?/],
     [['--seed', '1e3'], /--seed must be an integer such as 42, got "1e3"/],
+    [
+      ['--max-journal-bytes', '32MiB'],
+      /--max-journal-bytes must be a number of bytes from 0 to 4294967296, got "32MiB"/,
+    ],
+    [['--max-journal-bytes', '-1'], /--max-journal-bytes must be a number of bytes/],
+    [
+      ['--max-journal-bytes'],
+      /--max-journal-bytes needs a value, e\.g\. --max-journal-bytes 33554432/,
+    ],
     [['--latency', '1-2-3'], /--latency must be .*, got "1-2-3"/],
     [['scenarios', '--port', '1'], /--port does not apply to petstore-sandbox scenarios/],
     [
@@ -129,10 +138,24 @@ test('--help lists every flag', async () => {
     '--watch',
     '--quiet',
     '--log-format',
+    '--max-journal-bytes',
     'scenarios',
   ]) {
     expect(cli.stdout()).toContain(flag)
   }
+})
+
+test("--max-journal-bytes sets the journals' budget: at 0, each session keeps its last 10", async () => {
+  const { origin } = await startServer(['--max-journal-bytes', '0'])
+  for (let index = 1; index <= 15; index++) {
+    const response = await fetch(`${origin}/v1/pets?limit=${index}`, { headers: FREE })
+    expect(response.status).toBe(200)
+  }
+  const response = await fetch(`${origin}/__sandbox/requests`)
+  const { requests } = (await response.json()) as { requests: Array<{ path: string }> }
+  expect(requests.map((entry) => entry.path)).toEqual(
+    Array.from({ length: 10 }, (_, index) => `/v1/pets?limit=${15 - index}`),
+  )
 })
 
 describe('petstore-sandbox scenarios', () => {

@@ -251,6 +251,124 @@ describe('/v1 stays a public API', () => {
   })
 })
 
+describe('a page of another site may use existing sessions, not make one (issue 21)', () => {
+  /** The ids of the live sessions, as the control API lists them. */
+  const sessionIds = async () => {
+    const reply = await send(at.port, 'GET', '/__sandbox/sessions')
+    return (JSON.parse(reply.body) as { sessions: Array<{ id: string }> }).sessions
+      .map((session) => session.id)
+      .sort()
+  }
+
+  test.each([
+    [
+      'the X-Sandbox-Session header',
+      (id: string) => ({ ...FREE, 'x-sandbox-session': id }),
+    ],
+    [
+      'a session key',
+      (id: string) => ({ authorization: `Bearer sandbox-free-key.${id}` }),
+    ],
+  ])(
+    'naming a new one with %s is 403 forbidden_origin, and nothing is made',
+    async (_, naming) => {
+      for (const origin of [EVIL, 'null', 'https://evil.example:4010']) {
+        const before = await sessionIds()
+        const pets = await world(at)
+        for (const [method, body] of [
+          ['GET', undefined],
+          ['POST', '{"name":"Rex","categoryId":1}'],
+        ] as const) {
+          const reply = await send(
+            at.port,
+            method,
+            '/v1/pets',
+            { ...naming('from-a-page'), origin, ...(body ? JSON_TYPE : {}) },
+            body,
+          )
+          expect(reply.status, `${origin} ${method}`).toBe(403)
+          expect(codeOf(reply)).toBe('forbidden_origin')
+          expect(JSON.parse(reply.body).message).toMatch(/--cors-origin/)
+          // The browser may read the refusal: /v1 answers every origin.
+          expect(reply.headers['access-control-allow-origin']).toBe('*')
+          expect(reply.headers['x-sandbox-session-created']).toBeUndefined()
+        }
+        expect(await sessionIds()).toEqual(before)
+        expect(await world(at)).toEqual(pets)
+      }
+    },
+  )
+
+  test('it uses the default session and a session that exists', async () => {
+    const made = await send(at.port, 'GET', '/v1/pets?limit=1', {
+      ...FREE,
+      'x-sandbox-session': 'made-by-a-test',
+    })
+    expect(made.headers['x-sandbox-session-created']).toBe('true')
+    for (const headers of [
+      { ...FREE, 'x-sandbox-session': 'made-by-a-test' },
+      { authorization: 'Bearer sandbox-free-key.made-by-a-test' },
+      FREE,
+    ]) {
+      const read = await send(at.port, 'GET', '/v1/pets?limit=1', {
+        ...headers,
+        origin: EVIL,
+      })
+      expect(read.status).toBe(200)
+    }
+    const created = await send(
+      at.port,
+      'POST',
+      '/v1/pets',
+      { ...FREE, 'x-sandbox-session': 'made-by-a-test', origin: EVIL, ...JSON_TYPE },
+      '{"name":"Rex","categoryId":1}',
+    )
+    expect(created.status).toBe(201)
+    const session = await send(at.port, 'GET', '/__sandbox/sessions')
+    expect(JSON.parse(session.body).sessions).toContainEqual(
+      expect.objectContaining({ id: 'made-by-a-test', pets: 6 }),
+    )
+  })
+
+  test('a session that expired is not made again for it', async () => {
+    await send(at.port, 'GET', '/v1/pets', { ...FREE, 'x-sandbox-session': 'soon-gone' })
+    const advanced = await send(
+      at.port,
+      'POST',
+      '/__sandbox/clock',
+      JSON_TYPE,
+      JSON.stringify({ advanceSeconds: 3601 }),
+    )
+    expect(advanced.status).toBe(200)
+    const reply = await send(at.port, 'GET', '/v1/pets', {
+      ...FREE,
+      'x-sandbox-session': 'soon-gone',
+      origin: EVIL,
+    })
+    expect(reply.status).toBe(403)
+    expect(codeOf(reply)).toBe('forbidden_origin')
+  })
+
+  test.each([
+    'http://localhost:5173',
+    'http://[::1]:3000',
+    'https://app.example.com',
+    'own origin',
+  ])('a trusted origin makes sessions as before: %s', async (trusted) => {
+    const origin = trusted === 'own origin' ? `http://127.0.0.1:${at.port}` : trusted
+    const id = `trusted-${origin.replace(/[^A-Za-z0-9]/g, '-')}`
+    for (const headers of [
+      { ...FREE, 'x-sandbox-session': id },
+      { authorization: `Bearer sandbox-free-key.${id}-key` },
+    ]) {
+      const reply = await send(at.port, 'GET', '/v1/pets?limit=1', { ...headers, origin })
+      expect(reply.status).toBe(200)
+      expect(reply.headers['x-sandbox-session-created']).toBe('true')
+    }
+    expect(await sessionIds()).toEqual(expect.arrayContaining([id, `${id}-key`]))
+  })
+})
+
 describe('bound to loopback, only Host names of the machine are answered (DNS rebinding)', () => {
   const PAGES = [
     ['GET', '/v1/pets?limit=1'],
