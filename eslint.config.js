@@ -3,8 +3,10 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 // Boundaries between the folders of src (README.md#design). Each folder's files sit
-// directly in it, so a relative import names its target folder as `../<folder>/`;
-// test/boundaries.test.ts holds the layout to that and plants a violation of each rule.
+// directly in it, so a relative import names its target folder as `../<folder>/`; the
+// one folder a level deeper, src/node/file-store/, leaves src/node with `../../` and has
+// its own rule. test/boundaries.test.ts holds the layout to that and plants a violation
+// of each rule.
 
 // Node's built-in modules, bare (`fs`, `fs/promises`) and as `node:*`.
 const nodeBuiltins = {
@@ -40,6 +42,13 @@ const nameFromSrc = (target) =>
 const onlyFrom = (folder, allowed) => ({
   regex: `^\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
   message: `src/${folder} imports only from ${allowed.map(nameFromSrc).join(', ')} (README.md#design).`,
+})
+
+// A file in src/<folder>/<part>/ stays in its folder with `../`, and leaves it with
+// `../../`: refuse every target there but the allowed ones.
+const onlyFromNested = (folder, part, allowed) => ({
+  regex: `^\\.\\./\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
+  message: `src/${folder}/${part} imports only from src/${folder} and ${allowed.map(nameFromSrc).join(', ')} (README.md#design).`,
 })
 
 const restrictImports = ({ paths = [], patterns = [] }) => [
@@ -179,6 +188,17 @@ export default tseslint.config(
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['express', 'yargs', 'msw/browser']),
         patterns: [onlyFrom('node', ['core', 'index.js'])],
+      }),
+    },
+  },
+  {
+    // node/file-store -> the rest of node, core. (The lint of src/node/** above does not
+    // fit it: its `../` is src/node.)
+    files: ['src/node/file-store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        paths: runtimePackages(['express', 'yargs', 'msw/browser']),
+        patterns: [onlyFromNested('node', 'file-store', ['core', 'index.js'])],
       }),
     },
   },

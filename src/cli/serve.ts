@@ -14,6 +14,7 @@ import {
   loadScenarioFile,
   resolveNodeOptions,
 } from '../node/files.js'
+import { openFileStore } from '../node/file-store/create-file-store.js'
 import { formatBanner } from './banner.js'
 import { loadHandlersModule } from './handlers-module.js'
 import { cliFastPath } from './fast-path.js'
@@ -21,7 +22,6 @@ import { CliError } from './cli-error.js'
 import { createPaint, CYAN } from './colors.js'
 import { CONTROL_TOKEN_ENV, type ServeFlags } from './flags.js'
 import { listenOrigins } from './listen-addresses.js'
-import { createFileStore, restoreFromFile } from './persistence.js'
 import { formatRequest } from './request-log.js'
 import { watchFiles } from './watch-files.js'
 
@@ -41,12 +41,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
 
   // The sandbox writes every change through the store: a create's 201 leaves once its
   // pet is in the file, and a failed write is a 507 (and a line here).
+  // Locked and read here: another server on the file, or a corrupt file, stops the start.
   const store = flags.persist
-    ? createFileStore(flags.persist, (error, change) =>
-        warn(
-          `Failed to save the state to ${store?.file} (${change.type === 'create' ? 'a create, answered 507 storage_failed' : `a ${change.reason}`}): ${error.message}`,
-        ),
-      )
+    ? openFileStore(flags.persist, { option: '--persist', log: warn })
     : undefined
   const overrides = flags.handlers ? await loadHandlersModule(flags.handlers) : []
   const sandbox = startupStep(() =>
@@ -72,7 +69,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     ),
   )
   await sandbox.ready
-  const restored = store ? await restoreFromFile(sandbox, store) : false
+  const restored = store ? await store.restored : false
 
   // A token given (flag, else environment) is required on any bind; without one, a
   // server bound beyond loopback generates one (README.md#security).

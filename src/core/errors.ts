@@ -12,6 +12,7 @@ export type SandboxErrorCode =
   | 'WRONG_RUNTIME'
   | 'INVALID_PERSISTED_STATE'
   | 'STORAGE_FAILED'
+  | 'FILE_LOCKED'
 
 /**
  * The one error class the sandbox throws. Its message reads

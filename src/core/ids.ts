@@ -19,6 +19,10 @@ export interface IdSource {
   field: string
   /** The sandbox's `maxPets` (default 100,000). */
   maxPets?: number | undefined
+  /** The id of the pet at `index`, when not `<field>[<index>].id` (a state file's "line 3's id"). */
+  where?: (index: number) => string
+  /** The fix of the message, when not the one for fixtures and scenario files. */
+  fix?: string
 }
 
 /**
@@ -36,13 +40,15 @@ export function checkPetIds(
   for (const [index, pet] of pets.entries()) {
     const id = pet.id
     if (id === undefined) continue
-    const where = `${source.field}[${index}].id`
+    const at = (at: number) => source.where?.(at) ?? `${source.field}[${at}].id`
+    const where = at(index)
     if (!Number.isSafeInteger(id) || id < 1) {
       throw SandboxError.for(
         source.code,
         source.action,
         `${where} ${JSON.stringify(id)} is not a positive integer`,
-        'Give every pet a positive integer id, or leave ids out and they are assigned in order.',
+        source.fix ??
+          'Give every pet a positive integer id, or leave ids out and they are assigned in order.',
       )
     }
     if (id > max) {
@@ -50,7 +56,7 @@ export function checkPetIds(
         source.code,
         source.action,
         `${where} ${id} is past ${max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
-        'Use smaller ids, or leave ids out and they are assigned in order.',
+        source.fix ?? 'Use smaller ids, or leave ids out and they are assigned in order.',
       )
     }
     const first = seen.get(id)
@@ -58,8 +64,9 @@ export function checkPetIds(
       throw SandboxError.for(
         source.code,
         source.action,
-        `${where} ${id} appears twice (also ${source.field}[${first}].id)`,
-        'Give every pet a distinct id, or leave ids out and they are assigned in order.',
+        `${where} ${id} appears twice (also ${at(first)})`,
+        source.fix ??
+          'Give every pet a distinct id, or leave ids out and they are assigned in order.',
       )
     }
     seen.set(id, index)

@@ -106,7 +106,9 @@ export interface SandboxOptions {
    * Every change is written through it and waited for: a create is answered 201 only
    * once the store has written it, and 507 `storage_failed` when it throws or rejects;
    * `reset()`, `reloadFixtures()` and `importState()` write the whole state. Scenario
-   * datasets stay in memory. None by default.
+   * datasets stay in memory. None by default. `createFileStore(path)` of
+   * `petstore-sandbox/node` is the CLI's `--persist` file: it restores what the file
+   * holds here, and `close()` releases it.
    * @example
    * createSandbox({ store: { write: (change) => log.push(change) } })
    * @see README.md#persistence-stores
@@ -255,6 +257,16 @@ export interface Sandbox extends SandboxSession {
    * through the store. Pets whose ids are not seeded ones count as created.
    */
   importState(state: unknown, source?: string): Promise<void>
+  /**
+   * Closes the store (option `store`), if it has a `close()`: waits for its pending
+   * writes and releases what it holds (`createFileStore`'s lock). Later creates are
+   * answered 507 `storage_failed`. Nothing to do without a store.
+   * @example
+   * const sandbox = createSandbox({ store: createFileStore('state.jsonl') })
+   * afterAll(() => sandbox.close())
+   * @see README.md#a-file-store-in-code
+   */
+  close(): Promise<void>
   /**
    * The sandbox's one port: answers a request of the API or the control API, or
    * undefined when the URL is neither's (the caller goes on to other handlers). The msw
@@ -629,6 +641,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       pending = main.ready
       await done
     },
+    async close() {
+      await options.store?.close?.()
+    },
     owns: (url, target) => scopeOf(url, target) !== undefined,
     async handle(request, init = {}) {
       const url = new URL(request.url)
@@ -711,6 +726,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   ;(sandbox as { handlers: RequestHandler[] }).handlers = createSandboxHandlers(sandbox)
+  // A store that holds data (a file) restores it now: requests wait for it.
+  options.store?.attach?.(sandbox)
   return sandbox
 }
 

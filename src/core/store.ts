@@ -1,5 +1,6 @@
 import { SandboxError } from './errors.js'
 import { truncate } from './issues.js'
+import type { Sandbox } from './sandbox.js'
 import type { Pet } from './schemas.js'
 
 /**
@@ -66,6 +67,18 @@ export type StoreChange = StoreCreateChange | StoreReplaceChange
  */
 export interface SandboxStore {
   write(change: StoreChange): void | Promise<void>
+  /**
+   * Called once by `createSandbox`, with the new sandbox, before it is returned: a store
+   * that holds data brings it back here (`sandbox.importState`, which requests wait
+   * for). Throwing makes `createSandbox` throw. `createFileStore` (petstore-sandbox/node)
+   * restores its file here, and refuses a second sandbox.
+   */
+  attach?(sandbox: Sandbox): void
+  /**
+   * Waits for the writes under way, then releases what the store holds (a file's lock);
+   * `sandbox.close()` calls it.
+   */
+  close?(): Promise<void>
 }
 
 /**

@@ -23,4 +23,9 @@ export {
 export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
 export { loadScenarioFile, loadFixturesFile } from '../node/files.js'
 export type { NodeSandboxOptions } from '../node/files.js'
+export {
+  createFileStore,
+  type FileStore,
+  type FileStoreOptions,
+} from '../node/file-store/index.js'
 export * from '../index.js'

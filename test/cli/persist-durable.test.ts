@@ -221,17 +221,17 @@ describe('what a state file may hold', () => {
     [
       'an id at 2^53 - 1',
       log(pet(1), pet(Number.MAX_SAFE_INTEGER)),
-      /line 3 has id 9007199254740991, above 9007199254640991/,
+      /line 3's id 9007199254740991 is past 9007199254640991/,
     ],
     [
       'an id just past the room for maxPets creates',
       log(pet(Number.MAX_SAFE_INTEGER - 99_999)),
-      /line 2 has id 9007199254640992, above 9007199254640991/,
+      /line 2's id 9007199254640992 is past 9007199254640991/,
     ],
     [
       'a repeated id',
       log(pet(1), pet(7), pet(7, 'Twin')),
-      /line 4 repeats id 7 of line 3/,
+      /line 4's id 7 appears twice \(also line 3's id\)/,
     ],
     [
       'a repeated id in a state@1 file',
@@ -241,7 +241,7 @@ describe('what a state file may hold', () => {
         count: 1,
         pets: [pet(3), pet(3)],
       }),
-      /pets\[1\] repeats id 3 of pets\[0\]/,
+      /pets\[1\]\.id 3 appears twice \(also pets\[0\]\.id\)/,
     ],
     [
       'a corrupt line in the middle',

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { parseStateFile } from '../../src/cli/state-file.js'
+import { parseStateFile } from '../../src/node/file-store/format.js'
 
 /**
  * A `--persist` file as the next start reads it (the CLI's own parser), plus its raw

@@ -1,30 +1,19 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
-import { SandboxError } from '../core/errors.js'
-import type { Sandbox } from '../core/sandbox.js'
-import {
-  StoreWriteError,
-  type PersistedState,
-  type SandboxStore,
-  type StoreChange,
-  type StoreCreateChange,
-} from '../core/store.js'
-import type { FileLock } from '../node/file-lock.js'
-import { CliError } from './cli-error.js'
-import { encodePet, encodeState, parseStateFile, type LoadedState } from './state-file.js'
-import { lockStateFile } from './state-lock.js'
-import { checkPath, removeLeftovers, sameFile, type Seen } from './state-path.js'
-import {
-  nodeStoreFs,
-  O_DIRECTORY,
-  O_NOFOLLOW,
-  O_NONBLOCK,
-  type StoreFs,
-} from './store-fs.js'
+import { constants } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type {
+  PersistedState,
+  StoreChange,
+  StoreCreateChange,
+} from '../../core/store.js'
+import { encodePet, encodeState } from './format.js'
+import { nodeStoreFs, O_DIRECTORY, O_NOFOLLOW, type StoreFs } from './fs.js'
+import type { FileLock } from './lock.js'
+import { lockStateFile, sameFile, type OpenedFile, type ReadFile } from './open.js'
+import type { PathOption } from './wording.js'
 
 /**
- * The `--persist` file as a sandbox store (format in state-file.ts). A create appends
+ * The writes of a state file (format.ts), once it is open (open.ts). A create appends
  * its pet's line and is acknowledged once that line is fsynced; the creates that arrive
  * while a write is under way share the next write and fsync (group commit), so a burst
  * costs one fsync per group and no create touches more than its own bytes. A `replace`
@@ -33,27 +22,14 @@ import {
  * folder fsynced. A failed append is cut back off the file, so it holds exactly the
  * acknowledged pets; see README.md#persistence (Design) for every failure.
  *
- * The file has one owner: `read()` locks it (state-lock.ts) and `close()`, or the
- * process's exit, releases it. The restore at start does not rewrite a state@2 file:
- * its creates are appended to it as it is, so a full disk does not stop a restart.
+ * The restore of the file as it was read does not rewrite a state@2 file: its creates
+ * are appended to it as it is, so a full disk does not stop a restart.
  */
-export interface FileStore extends SandboxStore {
-  /** The absolute path of the state file. */
-  readonly file: string
-  /**
-   * Why the store writes nothing (its lock could not be created: a full disk), or
-   * undefined. Each write tries the lock again; until then it fails (a create is 507).
-   */
+export interface StoreWriter {
+  /** Why the writer writes nothing (no lock at start: a full disk), or undefined. */
   readonly readOnly: string | undefined
-  /**
-   * Locks the file, then reads it: its content, parsed; undefined when it does not exist
-   * yet. Refuses (CliError) a file another server holds, a path that is a symbolic link
-   * or not a regular file (a FIFO, a folder, a device), and a file that is corrupt or
-   * foreign (left untouched). Removes the temporary files of a process killed
-   * mid-rewrite. The next `restore` written takes the file as it is (the restore of what
-   * was read): a state@2 file is appended to, not rewritten.
-   */
-  read(): LoadedState | undefined
+  /** Writes a change; resolves once it is durable, rejects when it could not be. */
+  write(change: StoreChange): Promise<void>
   /** Rewrites the file with this state now (the new file at start). */
   save(state: PersistedState): Promise<void>
   /** Resolves once every write asked for so far is done (or failed). */
@@ -62,24 +38,19 @@ export interface FileStore extends SandboxStore {
   close(): Promise<void>
 }
 
-export interface FileStoreOptions {
+export interface StoreWriterOptions {
   /** The file-system calls of the writes (node:fs); tests inject failures here. */
-  fs?: StoreFs
+  fs?: StoreFs | undefined
   /** Hears what is worth a line but is no failure (a torn last line dropped, a migration). */
-  notice?: (line: string) => void
+  notice: (line: string) => void
+  /** Hears every failed write once (one line, however many creates it held). */
+  onFailure: (error: Error, change: StoreChange) => void
+  /** How messages name the way to choose the file. */
+  option: PathOption
 }
 
 /** Error codes of a folder fsync that the file system does not support: nothing to do. */
 const FOLDER_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM'])
-
-/** What `read()` saw, for the restore that follows it (see adopt()). */
-interface ReadFile {
-  version: 1 | 2
-  /** The acknowledged bytes: all but a torn last line. */
-  bytes: number
-  torn: boolean
-  pets: number
-}
 
 interface Job {
   change: StoreChange
@@ -89,22 +60,15 @@ interface Job {
   reject(error: Error): void
 }
 
-/**
- * Creates the store of the `--persist` file at `path`; nothing is read or written yet.
- * `onFailure` hears every failed write once (one line, however many creates it held);
- * each of those creates is answered 507 `storage_failed`.
- */
-export function createFileStore(
-  path: string,
-  onFailure: (error: Error, change: StoreChange) => void = () => {},
-  options: FileStoreOptions = {},
-): FileStore {
-  const file = resolve(path)
+/** Takes over the state file `opened` holds (its lock included) for writing. */
+export function createStoreWriter(
+  file: string,
+  opened: OpenedFile,
+  options: StoreWriterOptions,
+): StoreWriter {
   const folder = dirname(file)
   const fs = options.fs ?? nodeStoreFs
-  const notice =
-    options.notice ??
-    ((line: string) => process.stderr.write(`petstore-sandbox: ${line}\n`))
+  const { notice, onFailure, option } = options
 
   // The state file, opened by the last rewrite (its temporary file, renamed), and how
   // many of its bytes hold acknowledged data: appends go there.
@@ -117,10 +81,10 @@ export function createFileStore(
   let closed = false
   // The lock, or why there is none (read-only); what read() saw; a restore of a file
   // served read-only, to take up once the lock is.
-  let lock: FileLock | undefined
-  let readOnly: string | undefined
-  let readFile: ReadFile | undefined
-  let seen: Seen = null
+  let lock: FileLock | undefined = opened.lock
+  let readOnly: string | undefined = opened.readOnly
+  let readFile: ReadFile | undefined = opened.read
+  const seen = opened.seen
   let deferred: { read: ReadFile; state: PersistedState } | undefined
 
   const queue: Job[] = []
@@ -290,7 +254,7 @@ export function createFileStore(
    */
   async function writable() {
     if (!readOnly) return
-    const taken = lockStateFile(file)
+    const taken = lockStateFile(file, option)
     if ('readOnly' in taken)
       throw new Error(`the state file is read-only: ${taken.readOnly}`)
     if (!sameFile(file, seen)) {
@@ -360,55 +324,8 @@ export function createFileStore(
   const closedError = () => new Error('the state file is closed (the server is stopping)')
 
   return {
-    file,
     get readOnly() {
       return readOnly
-    },
-    read() {
-      checkPath(file)
-      const taken = lockStateFile(file)
-      if ('lock' in taken) {
-        lock = taken.lock
-        // Only the owner removes them: another server's rewrite may be under way.
-        removeLeftovers(file)
-      } else {
-        readOnly = taken.readOnly
-        notice(
-          `${file}: read-only, ${readOnly}. The pets it holds are served; creates answer 507 storage_failed until there is room (the lock is tried again at each create).`,
-        )
-      }
-      let text: string
-      try {
-        // O_NONBLOCK: a FIFO put there after the check does not hang the start.
-        const readFd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        try {
-          const stats = fstatSync(readFd)
-          if (!stats.isFile()) throw new Error('it is not a regular file')
-          seen = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs }
-          text = readFileSync(readFd, 'utf8')
-        } finally {
-          closeSync(readFd)
-        }
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-        throw new CliError(
-          `Failed to read the state file ${file}: ${(error as Error).message}. Check its permissions, or point --persist at another file.`,
-        )
-      }
-      const loaded = parseStateFile(text, file)
-      const bytes = Buffer.byteLength(text) - (loaded.torn?.bytes ?? 0)
-      readFile = {
-        version: loaded.version,
-        bytes,
-        torn: loaded.torn !== undefined,
-        pets: loaded.state.pets.length,
-      }
-      if (loaded.torn) {
-        notice(
-          `${file}: its last line (line ${loaded.torn.line}, ${loaded.torn.bytes} bytes) was cut short by a stop in the middle of a write, before any answer: dropped.`,
-        )
-      }
-      return loaded
     },
     save(state) {
       return new Promise<void>((resolve, reject) => {
@@ -444,50 +361,6 @@ export function createFileStore(
       lock = undefined
     },
   }
-}
-
-/**
- * Brings the sandbox's pets back from the store's file (`importState`, which writes
- * them back through the store: a state@1 file is migrated there), or writes a new file
- * at once, so an unwritable folder fails at start, not at the first create. Resolves to
- * whether the pets came from the file. A corrupt or foreign file is refused and left as
- * it is.
- */
-export async function restoreFromFile(sandbox: Sandbox, store: FileStore) {
-  try {
-    return await restore(sandbox, store)
-  } catch (error) {
-    // The start fails: the file's lock goes with it.
-    await store.close()
-    throw error
-  }
-}
-
-async function restore(sandbox: Sandbox, store: FileStore) {
-  const loaded = store.read()
-  if (loaded === undefined) {
-    await sandbox.ready
-    try {
-      await store.save(sandbox.exportState())
-    } catch (error) {
-      throw unwritable(store.file, error)
-    }
-    return false
-  }
-  try {
-    await sandbox.importState(loaded.state, store.file)
-  } catch (error) {
-    if (error instanceof StoreWriteError) throw unwritable(store.file, error.cause)
-    if (error instanceof SandboxError) throw new CliError(error.message)
-    throw error
-  }
-  return true
-}
-
-function unwritable(file: string, cause: unknown) {
-  return new CliError(
-    `Failed to write the state file ${file}: ${(cause as Error).message}. Check that its folder exists and is writable.`,
-  )
 }
 
 /** Writes all of `data` at `position`, or throws: a short write is never success. */

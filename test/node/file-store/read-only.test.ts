@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
-import { createFileStore, restoreFromFile } from '../../src/cli/persistence.js'
-import { parseStateFile } from '../../src/cli/state-file.js'
-import { throughHandlers } from '../node/through-handlers.js'
+import { openFileStore } from '../../../src/node/file-store/create-file-store.js'
+import { parseStateFile } from '../../../src/node/file-store/format.js'
+import { throughHandlers } from '../through-handlers.js'
 
 // The lock file of a --persist file cannot be created on a full disk: the server still
 // starts and serves what the file holds, read-only and saying so; creates answer 507
@@ -43,19 +43,21 @@ const stored = () => parseStateFile(readFileSync(file, 'utf8'), file).state.pets
 
 test('no room for the lock: served read-only, said so; 507 until there is room, then 201', async () => {
   // A first run writes the file.
-  const first = createFileStore(file, () => {}, { notice: () => {} })
-  await restoreFromFile(createSandbox({ count: 2, seed: 1, store: first }), first)
+  const first = openFileStore(file, { onFailure: () => {}, notice: () => {} })
+  createSandbox({ count: 2, seed: 1, store: first })
+  await first.restored
   await first.close()
   const content = readFileSync(file, 'utf8')
 
   disk.full = true
   const notices: string[] = []
   const failures: string[] = []
-  const store = createFileStore(file, (error) => failures.push(error.message), {
+  const store = openFileStore(file, {
+    onFailure: (error) => failures.push(error.message),
     notice: (line) => notices.push(line),
   })
   const sandbox = createSandbox({ count: 2, seed: 1, store })
-  expect(await restoreFromFile(sandbox, store)).toBe(true)
+  expect(await store.restored).toBe(true)
   expect(store.readOnly).toMatch(
     /its lock .*state\.json\.lock could not be created \(ENOSPC/,
   )
@@ -86,14 +88,15 @@ test('no room for the lock: served read-only, said so; 507 until there is room, 
 })
 
 test('read-only, and another server wrote the file meanwhile: still 507, never written over', async () => {
-  const first = createFileStore(file, () => {}, { notice: () => {} })
-  await restoreFromFile(createSandbox({ count: 2, seed: 1, store: first }), first)
+  const first = openFileStore(file, { onFailure: () => {}, notice: () => {} })
+  createSandbox({ count: 2, seed: 1, store: first })
+  await first.restored
   await first.close()
 
   disk.full = true
-  const store = createFileStore(file, () => {}, { notice: () => {} })
+  const store = openFileStore(file, { onFailure: () => {}, notice: () => {} })
   const sandbox = createSandbox({ count: 2, seed: 1, store })
-  await restoreFromFile(sandbox, store)
+  await store.restored
   disk.full = false
   // Another server (the lock was free) appended a pet.
   const other = `${readFileSync(file, 'utf8')}{"id":99,"name":"Other","categoryId":1}\n`
@@ -111,25 +114,25 @@ test('read-only, and another server wrote the file meanwhile: still 507, never w
 
 test('no room for the lock and no file yet: the start fails, naming the file', async () => {
   disk.full = true
-  const store = createFileStore(file, () => {}, { notice: () => {} })
+  const store = openFileStore(file, { onFailure: () => {}, notice: () => {} })
   const sandbox = createSandbox({ count: 2, seed: 1, store })
-  await expect(restoreFromFile(sandbox, store)).rejects.toThrow(
+  await expect(store.restored).rejects.toThrow(
     /Failed to write the state file .*state\.json: the state file is read-only: its lock .* could not be created \(ENOSPC/,
   )
   expect(existsSync(file)).toBe(false)
 })
 
 test('read-only, a reset is refused (507) and written before the first create once there is room', async () => {
-  const first = createFileStore(file, () => {}, { notice: () => {} })
+  const first = openFileStore(file, { onFailure: () => {}, notice: () => {} })
   const firstSandbox = createSandbox({ count: 2, seed: 1, store: first })
-  await restoreFromFile(firstSandbox, first)
+  await first.restored
   expect((await post(firstSandbox, 'Gone after the reset')).status).toBe(201)
   await first.close()
 
   disk.full = true
-  const store = createFileStore(file, () => {}, { notice: () => {} })
+  const store = openFileStore(file, { onFailure: () => {}, notice: () => {} })
   const sandbox = createSandbox({ count: 2, seed: 1, store })
-  await restoreFromFile(sandbox, store)
+  await store.restored
   const reset = await ask(sandbox, '/__sandbox/reset', { method: 'POST' })
   expect(reset.status).toBe(507)
   expect(stored().map((pet) => pet.name)).toContain('Gone after the reset')

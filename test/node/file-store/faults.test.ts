@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createSandbox, type Sandbox } from 'petstore-sandbox'
-import { createFileStore, restoreFromFile } from '../../src/cli/persistence.js'
-import { parseStateFile } from '../../src/cli/state-file.js'
-import { nodeStoreFs, type StoreFs } from '../../src/cli/store-fs.js'
-import { throughHandlers } from '../node/through-handlers.js'
+import { openFileStore } from '../../../src/node/file-store/create-file-store.js'
+import { parseStateFile } from '../../../src/node/file-store/format.js'
+import { nodeStoreFs, type StoreFs } from '../../../src/node/file-store/fs.js'
+import { throughHandlers } from '../through-handlers.js'
 
 // The --persist store in-process, over node:fs with a failure injected at one call:
 // every step of a rewrite (open, write, a short write, fsync, rename, the folder's
@@ -151,16 +151,16 @@ const memory = (sandbox: Sandbox) => sandbox.exportState().pets.map((pet) => ({ 
 async function runScript(fault: Fault | undefined) {
   const injected = faultyFs(fault)
   const lines: string[] = []
-  const store = createFileStore(
-    file,
-    (error, change) => lines.push(`${change.type}: ${error.message}`),
-    { fs: injected.fs, notice: () => {} },
-  )
+  const store = openFileStore(file, {
+    onFailure: (error, change) => lines.push(`${change.type}: ${error.message}`),
+    fs: injected.fs,
+    notice: () => {},
+  })
   const sandbox = createSandbox({ count: 3, seed: 1, store })
   await sandbox.ready
   let started = true
   try {
-    await restoreFromFile(sandbox, store)
+    await store.restored
   } catch {
     started = false
   }
@@ -332,12 +332,13 @@ describe('a failure injected at every step of every write', () => {
         return nodeStoreFs.read(fd, into, position)
       },
     }
-    const store = createFileStore(file, (error) => lines.push(error.message), {
+    const store = openFileStore(file, {
+      onFailure: (error) => lines.push(error.message),
       fs,
       notice: () => {},
     })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     expect((await post(sandbox, 'Kept')).status).toBe(201)
     failNext = 'write'
     expect((await post(sandbox, 'Refused')).status).toBe(507)
@@ -357,9 +358,13 @@ describe('a failure injected at every step of every write', () => {
 describe('group commit', () => {
   test('creates sent together share one write and one fsync; each 201 waits for it', async () => {
     const injected = faultyFs(undefined)
-    const store = createFileStore(file, () => {}, { fs: injected.fs, notice: () => {} })
+    const store = openFileStore(file, {
+      onFailure: () => {},
+      fs: injected.fs,
+      notice: () => {},
+    })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     const writes = injected.calls.write
     const fsyncs = injected.calls.fsync
     const responses = await Promise.all(
@@ -376,12 +381,13 @@ describe('group commit', () => {
   test('a failed group removes all its pets: none is listed, none is in the file', async () => {
     const injected = faultyFs({ op: 'fsync', nth: 2 })
     const lines: string[] = []
-    const store = createFileStore(file, (error) => lines.push(error.message), {
+    const store = openFileStore(file, {
+      onFailure: (error) => lines.push(error.message),
       fs: injected.fs,
       notice: () => {},
     })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     const responses = await Promise.all(
       Array.from({ length: 5 }, (_, index) => post(sandbox, `P${index}`)),
     )
@@ -397,9 +403,9 @@ describe('group commit', () => {
 describe('a restart on a full disk (issue 21)', () => {
   /** A first server's file: the seeded pets and two creates, then a clean stop. */
   async function firstRun() {
-    const store = createFileStore(file, () => {}, { notice: () => {} })
+    const store = openFileStore(file, { onFailure: () => {}, notice: () => {} })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     for (const name of ['A', 'B']) expect((await post(sandbox, name)).status).toBe(201)
     await store.close()
     return readFileSync(file, 'utf8')
@@ -427,12 +433,13 @@ describe('a restart on a full disk (issue 21)', () => {
     const content = await firstRun()
     const disk = fullDisk()
     const lines: string[] = []
-    const store = createFileStore(file, (error) => lines.push(error.message), {
+    const store = openFileStore(file, {
+      onFailure: (error) => lines.push(error.message),
       fs: disk.fs,
       notice: (line) => lines.push(line),
     })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    expect(await restoreFromFile(sandbox, store)).toBe(true)
+    expect(await store.restored).toBe(true)
     expect(memory(sandbox).map((pet) => pet.name)).toEqual([
       ...fileState()
         .state.pets.slice(0, 2)
@@ -464,9 +471,13 @@ describe('a restart on a full disk (issue 21)', () => {
     const content = await firstRun()
     writeFileSync(file, `${content}{"id":5,"na`)
     const disk = fullDisk()
-    const store = createFileStore(file, () => {}, { fs: disk.fs, notice: () => {} })
+    const store = openFileStore(file, {
+      onFailure: () => {},
+      fs: disk.fs,
+      notice: () => {},
+    })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     await store.settled()
     expect(readFileSync(file, 'utf8')).toBe(content)
     disk.free()
@@ -489,12 +500,13 @@ describe('a restart on a full disk (issue 21)', () => {
     writeFileSync(file, v1)
     const disk = fullDisk()
     const lines: string[] = []
-    const store = createFileStore(file, (error) => lines.push(error.message), {
+    const store = openFileStore(file, {
+      onFailure: (error) => lines.push(error.message),
       fs: disk.fs,
       notice: (line) => lines.push(line),
     })
     const sandbox = createSandbox({ count: 2, seed: 1, store })
-    await restoreFromFile(sandbox, store)
+    await store.restored
     expect(memory(sandbox)).toEqual(pets)
     expect(readFileSync(file, 'utf8')).toBe(v1)
     expect(lines).toEqual([

@@ -1,6 +1,8 @@
-import { petSchema, type Pet } from '../core/schemas.js'
-import { STATE_FORMAT, type PersistedState } from '../core/store.js'
-import { CliError } from './cli-error.js'
+import { SandboxError } from '../../core/errors.js'
+import { checkPetIds } from '../../core/ids.js'
+import { petSchema, type Pet } from '../../core/schemas.js'
+import { STATE_FORMAT, type PersistedState } from '../../core/store.js'
+import { capitalized, useAnother, type PathOption } from './wording.js'
 
 /**
  * The format of the `--persist` file since issue 14: JSON lines. A header line, then one
@@ -15,16 +17,6 @@ import { CliError } from './cli-error.js'
  * first write (the restore at start) rewrites them in this format.
  */
 export const STATE_LOG_FORMAT = 'petstore-sandbox/state@2'
-
-/**
- * The most pets a world holds (issue 14; the option `maxPets` will set it). Ids in a
- * state file stay at most `Number.MAX_SAFE_INTEGER - MAX_PETS`, so creating that many
- * more never leaves the integers JSON numbers hold exactly.
- */
-export const MAX_PETS = 100_000
-
-/** The largest id a state file may hold. */
-export const MAX_STORED_ID = Number.MAX_SAFE_INTEGER - MAX_PETS
 
 /** What a state file held, and what was wrong but harmless. */
 export interface LoadedState {
@@ -54,14 +46,24 @@ export function encodeState(state: PersistedState) {
 }
 
 /**
- * Parses a state file of either format. Throws a CliError naming the file (and the line,
- * the id) for anything but a torn last line, which is reported and dropped.
+ * Parses a state file of either format. Throws a SandboxError (INVALID_PERSISTED_STATE)
+ * naming the file (and the line, the id) for anything but a torn last line, which is
+ * reported and dropped. `option` words the fix (the CLI's flag or createFileStore()).
  */
-export function parseStateFile(text: string, file: string): LoadedState {
+export function parseStateFile(
+  text: string,
+  file: string,
+  option: PathOption = 'createFileStore()',
+): LoadedState {
+  const fix = `${capitalized(useAnother(option, 'a new file'))}, or delete this one to start from the seeded data.`
   const refuse = (reason: string) =>
-    new CliError(
-      `Failed to restore the state from ${file}: ${reason}, so it was left untouched. Point --persist at a new file, or delete this one to start from the seeded data.`,
+    SandboxError.for(
+      'INVALID_PERSISTED_STATE',
+      `restore the state from ${file}`,
+      `${reason}, so it was left untouched`,
+      fix,
     )
+  const ids = { action: `restore the state from ${file}`, fix }
   if (text.trim() === '') throw refuse('it is empty')
   const firstEnd = text.indexOf('\n')
   const first = firstEnd === -1 ? text : text.slice(0, firstEnd)
@@ -72,7 +74,7 @@ export function parseStateFile(text: string, file: string): LoadedState {
     // Not one JSON value on the first line: a whole-JSON (state@1) file, or garbage.
   }
   if (isObject(header) && header.format === STATE_LOG_FORMAT) {
-    return parseLog(text, header, refuse)
+    return parseLog(text, header, refuse, ids)
   }
   let whole: unknown
   try {
@@ -95,7 +97,7 @@ export function parseStateFile(text: string, file: string): LoadedState {
     if (!parsed.success) throw refuse(`pets[${index}] is not a pet (${describe(parsed)})`)
     return parsed.data
   })
-  checkIds(pets, (index) => `pets[${index}]`, refuse)
+  checkPetIds(pets, { ...ids, code: 'INVALID_PERSISTED_STATE', field: 'pets' })
   return {
     state: { format: STATE_FORMAT, seed: whole.seed, count: whole.count, pets },
     version: 1,
@@ -105,7 +107,8 @@ export function parseStateFile(text: string, file: string): LoadedState {
 function parseLog(
   text: string,
   header: Record<string, unknown>,
-  refuse: (reason: string) => CliError,
+  refuse: (reason: string) => SandboxError,
+  ids: { action: string; fix: string },
 ): LoadedState {
   if (!isInteger(header.seed) || !isInteger(header.count)) {
     throw refuse('its header (line 1) has no integer seed and count')
@@ -132,7 +135,12 @@ function parseLog(
       throw refuse(`line ${index + 1} is not a pet (${describe(parsed)})`)
     pets.push(parsed.data)
   }
-  checkIds(pets, (index) => `line ${index + 2}`, refuse)
+  checkPetIds(pets, {
+    ...ids,
+    code: 'INVALID_PERSISTED_STATE',
+    field: 'pets',
+    where: (index) => `line ${index + 2}'s id`,
+  })
   // Appended pets follow the rewritten ones in id order already; a foreign file may not.
   const sorted = pets.every((pet, index) => index === 0 || pets[index - 1]!.id < pet.id)
   if (!sorted) pets.sort((left, right) => left.id - right.id)
@@ -141,27 +149,6 @@ function parseLog(
     version: 2,
     ...(torn ? { torn } : {}),
   }
-}
-
-/** Ids must be unique and leave room for MAX_PETS more creates below 2^53. */
-function checkIds(
-  pets: Pet[],
-  where: (index: number) => string,
-  refuse: (reason: string) => CliError,
-) {
-  const seen = new Map<number, number>()
-  pets.forEach((pet, index) => {
-    if (pet.id > MAX_STORED_ID) {
-      throw refuse(
-        `${where(index)} has id ${pet.id}, above ${MAX_STORED_ID} (2^53 - 1 minus room for ${MAX_PETS.toLocaleString('en-US')} creates)`,
-      )
-    }
-    const before = seen.get(pet.id)
-    if (before !== undefined) {
-      throw refuse(`${where(index)} repeats id ${pet.id} of ${where(before)}`)
-    }
-    seen.set(pet.id, index)
-  })
 }
 
 function describe(result: {

@@ -17,7 +17,7 @@ import {
   FileLockedError,
   lockPathOf,
   type LockOwner,
-} from '../../src/node/file-lock.js'
+} from '../../../src/node/file-store/lock.js'
 
 // The lock of the --persist file (and of createFileStore later): one owner per file,
 // a dead owner's lock taken over, never two owners at once.
@@ -128,12 +128,12 @@ describe('in one process', () => {
 
 describe('across processes', () => {
   test('processes racing for one stale lock: exactly one wins', async () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url))
+    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const script = join(folder, 'race.mjs')
     await build({
       stdin: {
         contents: [
-          `import { acquireFileLock } from './src/node/file-lock.ts'`,
+          `import { acquireFileLock } from './src/node/file-store/lock.ts'`,
           `const [file, start] = process.argv.slice(2)`,
           // A barrier: every process tries at the same moment.
           `while (Date.now() < Number(start)) {}`,

@@ -1,0 +1,5 @@
+export {
+  createFileStore,
+  type FileStore,
+  type FileStoreOptions,
+} from './create-file-store.js'
