@@ -68,6 +68,7 @@ test('every Node entry point imports; the browser entry refuses Node with its me
       core: typeof core.createSandbox,
       node: typeof node.setupSandboxServer,
       express: [typeof express.createSandboxApp, typeof express.createSandboxMiddleware],
+      fileStore: [typeof node.createFileStore, typeof express.createFileStore, typeof core.createFileStore],
       scenarios: core.SCENARIO_NAMES,
       browser,
     }))
@@ -80,6 +81,7 @@ test('every Node entry point imports; the browser entry refuses Node with its me
     core: 'function',
     node: 'function',
     express: ['function', 'function'],
+    fileStore: ['function', 'function', 'undefined'],
     scenarios: expect.arrayContaining([
       'default',
       'rate-limited',
@@ -94,11 +96,12 @@ test('every Node entry point imports; the browser entry refuses Node with its me
 
 test('require() loads every Node entry from the tarball, as Jest does (no ESM to require)', async () => {
   const script = `
-    const { setupSandboxServer, createSandbox, http } = require('petstore-sandbox/node')
+    const { setupSandboxServer, createSandbox, http, createFileStore } = require('petstore-sandbox/node')
     const core = require('petstore-sandbox')
     const express = require('petstore-sandbox/express')
     console.log(JSON.stringify([typeof setupSandboxServer, typeof createSandbox, typeof http.get,
-      typeof core.createSandbox, typeof express.createSandboxApp]))
+      typeof core.createSandbox, typeof express.createSandboxApp, typeof createFileStore,
+      typeof express.createFileStore]))
   `
   // As Jest's loader, which cannot require an ES module; a build made with msw 3 leaves
   // msw out and needs Node 22.12+'s require() of ES modules (tsup.config.ts).
@@ -107,5 +110,5 @@ test('require() loads every Node entry from the tarball, as Jest does (no ESM to
   )
   const flags = bundled ? ['--no-experimental-require-module'] : []
   const { stdout } = await run(process.execPath, [...flags, '-e', script], { cwd: app })
-  expect(JSON.parse(stdout)).toEqual(Array(5).fill('function'))
+  expect(JSON.parse(stdout)).toEqual(Array(7).fill('function'))
 })

@@ -20,8 +20,10 @@ let folder: string
 let app: string
 
 const USE_EVERY_ENTRY = `import { createSandbox, type Pet, type Sandbox } from 'petstore-sandbox'
-import { setupSandboxServer } from 'petstore-sandbox/node'
+import { setupSandboxServer, createFileStore, type FileStore } from 'petstore-sandbox/node'
 import { setupSandboxWorker } from 'petstore-sandbox/browser'
+// @ts-expect-error the file store is for Node: the browser entry has none
+import { createFileStore as noFileStore } from 'petstore-sandbox/browser'
 
 const sandbox: Sandbox = createSandbox({ seed: 42 })
 // @ts-expect-error seed is a number: an entry typed as any would let this through
@@ -31,16 +33,23 @@ const pet: Pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' }
 const nameless: Pet = { id: 2, categoryId: 1 }
 const server = setupSandboxServer({ seed: 1 })
 const worker = setupSandboxWorker({ seed: 1 })
-export const used = [sandbox, pet, nameless, server.sandbox.clock, worker.sandbox.reset]
+const store: FileStore = createFileStore('state.jsonl', { log: (line: string) => void line })
+// @ts-expect-error the path is a string
+createFileStore(42)
+const persisted = createSandbox({ store })
+const closing: Promise<void> = persisted.close()
+const restored: Promise<boolean> = store.restored
+export const used = [sandbox, pet, nameless, server.sandbox.clock, worker.sandbox.reset, closing, restored, noFileStore]
 `
 
-const USE_EXPRESS = `import { createSandboxApp, createSandboxMiddleware } from 'petstore-sandbox/express'
+const USE_EXPRESS = `import { createSandboxApp, createSandboxMiddleware, createFileStore } from 'petstore-sandbox/express'
 
 const app = createSandboxApp({ seed: 1 })
 app.use(createSandboxMiddleware({ seed: 2 }))
 // @ts-expect-error bodyLimit is a number
 createSandboxMiddleware({ bodyLimit: 'big' })
 export const sandbox = app.sandbox
+export const persisted = createSandboxApp({ store: createFileStore('state.jsonl') })
 `
 
 type Resolution = 'bundler' | 'node16' | 'node10'
