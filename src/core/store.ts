@@ -6,7 +6,7 @@ import type { Pet } from './schemas.js'
 /**
  * The format tag of a state as `exportState()` gives it and `importState()` takes it (and
  * of the whole-JSON `--persist` files before issue 14, which still load; the file itself
- * is `petstore-sandbox/state@2` JSON lines now, see src/cli/state-file.ts).
+ * is `petstore-sandbox/state@2` JSON lines now, see src/node/file-store/format.ts).
  */
 export const STATE_FORMAT = 'petstore-sandbox/state@1'
 

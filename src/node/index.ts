@@ -39,7 +39,11 @@ export function setupSandboxServer(options: NodeSandboxOptions = {}): SandboxSer
 export { createSandbox }
 export type { Sandbox, SandboxOptions, NodeSandboxOptions }
 export { loadScenarioFile, loadFixturesFile } from './files.js'
-export { createFileStore, type FileStore, type FileStoreOptions } from './file-store/index.js'
+export {
+  createFileStore,
+  type FileStore,
+  type FileStoreOptions,
+} from './file-store/index.js'
 // msw's handler API, from the msw this entry runs on: under Jest's CommonJS the
 // installed msw cannot be required (README.md#with-jest), so overrides come from here.
 export { http, HttpResponse, delay, passthrough, bypass } from 'msw'

@@ -78,7 +78,10 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): F
 }
 
 /** {@link createFileStore} with the options the CLI and the tests use. */
-export function openFileStore(path: string, options: OpenFileStoreOptions = {}): FileStore {
+export function openFileStore(
+  path: string,
+  options: OpenFileStoreOptions = {},
+): FileStore {
   const file = resolve(path)
   const option = options.option ?? 'createFileStore()'
   const log =
@@ -124,10 +127,12 @@ export function openFileStore(path: string, options: OpenFileStoreOptions = {}):
       attached = true
       const restore = restoreFromFile(sandbox, file, opened.loaded, writer)
       // The start failed: the file's lock goes with it.
-      settle(restore.catch(async (error: unknown) => {
-        await writer.close()
-        throw error
-      }))
+      settle(
+        restore.catch(async (error: unknown) => {
+          await writer.close()
+          throw error
+        }),
+      )
     },
     write: (change) => writer.write(change),
     settled: () => writer.settled(),

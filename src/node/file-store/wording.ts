@@ -7,7 +7,9 @@ export type PathOption = '--persist' | 'createFileStore()'
 
 /** "point --persist at another file" / "pass createFileStore() another file". */
 export function useAnother(option: PathOption, what = 'another file') {
-  return option === '--persist' ? `point --persist at ${what}` : `pass createFileStore() ${what}`
+  return option === '--persist'
+    ? `point --persist at ${what}`
+    : `pass createFileStore() ${what}`
 }
 
 /** `text` as the start of a sentence. */

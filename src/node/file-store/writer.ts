@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type {
-  PersistedState,
-  StoreChange,
-  StoreCreateChange,
-} from '../../core/store.js'
+import type { PersistedState, StoreChange, StoreCreateChange } from '../../core/store.js'
 import { encodePet, encodeState } from './format.js'
 import { nodeStoreFs, O_DIRECTORY, O_NOFOLLOW, type StoreFs } from './fs.js'
 import type { FileLock } from './lock.js'

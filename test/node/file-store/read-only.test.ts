@@ -10,7 +10,7 @@ import { throughHandlers } from '../through-handlers.js'
 // The lock file of a --persist file cannot be created on a full disk: the server still
 // starts and serves what the file holds, read-only and saying so; creates answer 507
 // until there is room, then the lock is taken and they are written (issue 21). The
-// lock's file calls (src/node/file-lock.ts) are node:fs's: the disk is full for the
+// lock's file calls (src/node/file-store/lock.ts) are node:fs's: the disk is full for the
 // files it creates beside the state file while `diskFull` is set.
 
 const disk = vi.hoisted(() => ({ full: false }))
@@ -115,7 +115,7 @@ test('read-only, and another server wrote the file meanwhile: still 507, never w
 test('no room for the lock and no file yet: the start fails, naming the file', async () => {
   disk.full = true
   const store = openFileStore(file, { onFailure: () => {}, notice: () => {} })
-  const sandbox = createSandbox({ count: 2, seed: 1, store })
+  createSandbox({ count: 2, seed: 1, store })
   await expect(store.restored).rejects.toThrow(
     /Failed to write the state file .*state\.json: the state file is read-only: its lock .* could not be created \(ENOSPC/,
   )
