@@ -317,7 +317,7 @@ export function createStoreWriter(
     }
   }
 
-  const closedError = () => new Error('the state file is closed (the server is stopping)')
+  const closedError = () => new Error('the state file is closed (its store was closed)')
 
   return {
     get readOnly() {

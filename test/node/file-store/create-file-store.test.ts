@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { bundleScript } from './bundle-script.js'
 import {
   createFileStore,
   createSandbox,
@@ -116,25 +115,16 @@ describe('one owner per file', () => {
   })
 
   test('a store held by another process is refused, naming its pid; once it is gone, taken over', async () => {
-    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const script = join(folder, 'hold.mjs')
-    await build({
-      stdin: {
-        contents: [
-          `import { createFileStore } from './src/node/file-store/index.ts'`,
-          `createFileStore(process.argv[2], { log: () => {} })`,
-          `process.stdout.write('held\\n')`,
-          `setInterval(() => {}, 1000)`,
-        ].join('\n'),
-        resolveDir: root,
-        loader: 'ts',
-      },
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'error',
-    })
+    await bundleScript(
+      [
+        `import { createFileStore } from './src/node/file-store/index.ts'`,
+        `createFileStore(process.argv[2], { log: () => {} })`,
+        `process.stdout.write('held\\n')`,
+        `setInterval(() => {}, 1000)`,
+      ],
+      script,
+    )
     const child = spawn(process.execPath, [script, file], {
       stdio: ['ignore', 'pipe', 'inherit'],
     })

@@ -9,9 +9,8 @@ import {
 } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { bundleScript } from './bundle-script.js'
 import {
   acquireFileLock,
   FileLockedError,
@@ -128,30 +127,21 @@ describe('in one process', () => {
 
 describe('across processes', () => {
   test('processes racing for one stale lock: exactly one wins', async () => {
-    const root = fileURLToPath(new URL('../../..', import.meta.url))
     const script = join(folder, 'race.mjs')
-    await build({
-      stdin: {
-        contents: [
-          `import { acquireFileLock } from './src/node/file-store/lock.ts'`,
-          `const [file, start] = process.argv.slice(2)`,
-          // A barrier: every process tries at the same moment.
-          `while (Date.now() < Number(start)) {}`,
-          `let result`,
-          `try { acquireFileLock(file); result = 'won' } catch (error) { result = error.reason ?? error.code }`,
-          `process.stdout.write(result + '\\n')`,
-          // Holds the lock until killed: a later one must not win after a release.
-          `setInterval(() => {}, 1000)`,
-        ].join('\n'),
-        resolveDir: root,
-        loader: 'ts',
-      },
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'error',
-    })
+    await bundleScript(
+      [
+        `import { acquireFileLock } from './src/node/file-store/lock.ts'`,
+        `const [file, start] = process.argv.slice(2)`,
+        // A barrier: every process tries at the same moment.
+        `while (Date.now() < Number(start)) {}`,
+        `let result`,
+        `try { acquireFileLock(file); result = 'won' } catch (error) { result = error.reason ?? error.code }`,
+        `process.stdout.write(result + '\\n')`,
+        // Holds the lock until killed: a later one must not win after a release.
+        `setInterval(() => {}, 1000)`,
+      ],
+      script,
+    )
     for (let round = 0; round < 3; round++) {
       lockOf({ pid: deadPid(), token: `stale-${round}` })
       const start = Date.now() + 700
