@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -64,6 +64,25 @@ test('createSandbox restores what the file holds at creation: the first request 
   // No await before the request: requests wait for the restore.
   expect(await names(await ask(sandbox, '/v1/pets'))).toContain('Kept')
   expect(sandbox.db.pets.findMany().map((pet) => pet.name)).toContain('Kept')
+})
+
+test('a corrupt file is refused with a SandboxError naming it, left untouched and unlocked', () => {
+  writeFileSync(
+    file,
+    '{"format":"petstore-sandbox/state@2","seed":1,"count":1}\n{"id":1,\n',
+  )
+  const content = readFileSync(file, 'utf8')
+  expect(() => createFileStore(file, quiet)).toThrow(
+    expect.objectContaining({
+      name: 'SandboxError',
+      code: 'INVALID_PERSISTED_STATE',
+      message: expect.stringMatching(
+        /^Failed to restore the state from .*state\.jsonl: line 2 is not valid JSON .*Pass createFileStore\(\) a new file, or delete this one/,
+      ),
+    }),
+  )
+  expect(readFileSync(file, 'utf8')).toBe(content)
+  expect(existsSync(`${file}.lock`)).toBe(false)
 })
 
 describe('one owner per file', () => {

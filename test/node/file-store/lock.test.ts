@@ -18,7 +18,7 @@ import {
   type LockOwner,
 } from '../../../src/node/file-store/lock.js'
 
-// The lock of the --persist file (and of createFileStore later): one owner per file,
+// The lock of a file store (createFileStore, the CLI's --persist): one owner per file,
 // a dead owner's lock taken over, never two owners at once.
 
 let folder: string
