@@ -8,7 +8,7 @@ import { findNginx } from './test/scale-out/nginx-process.js'
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
 // Two tiers, as vitest projects: `npm test` runs `fast` (vitest run --project fast), the
-// everyday check of API behaviour in about a minute and a half; `npm run test:all` runs
+// everyday check of API behaviour in about a minute; `npm run test:all` runs
 // both. Every test file is in exactly one tier, by where it lives, so a new file needs no
 // edit here:
 // - fast: unit tests beside the code (src/), and the API in process or over a loopback
@@ -69,13 +69,16 @@ const collected = testFiles().filter(
 const filesOf = (tier: 'fast' | 'full') =>
   collected.filter((file) => tierOf(file) === tier)
 
-/** Prints the notices last, after vitest's own summary (the browser's last of all). */
+/** The tiers this run selected (--project), known once vitest starts. */
 let tiers: string[] = []
+
+/** Prints the notices last, after vitest's own summary (the browser's last of all). */
 const suiteNotices: Reporter = {
   onInit(vitest) {
     tiers = vitest.projects.map((project) => project.name)
   },
   onTestRunEnd() {
+    // The scale-out suite is in the full tier only: npm test has nothing to say about it.
     if (!runNginxSuite && tiers.includes('full')) {
       process.stdout.write(
         `\nScale-out suite (${NGINX_SUITE}) did not run: no nginx on this machine. To run it, sudo apt-get install -y nginx.\n`,
