@@ -1,10 +1,51 @@
+import { readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Reporter } from 'vitest/reporters'
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 import { findBrowser, INSTALL_HINT } from './test/browser/find-browser.js'
 import { findNginx } from './test/scale-out/nginx-process.js'
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
+// Two tiers, as vitest projects: `npm test` runs `fast` (vitest run --project fast), the
+// everyday check of API behaviour in about a minute; `npm run test:all` runs
+// both. Every test file is in exactly one tier, by where it lives, so a new file needs no
+// edit here:
+// - fast: unit tests beside the code (src/), and the API in process or over a loopback
+//   port: test/contract, test/node, test/express, test/security, test/overrides,
+//   test/scenario-selection.test.ts, and the browser worker (test/browser/demo.test.ts,
+//   test/browser/worker-*.test.ts) where a browser starts.
+// - full: everything else: the package as published at test/ (tarball, types, CJS build,
+//   notices, entry points, boundaries), CLI processes (test/cli), hostile sockets and the
+//   soak (test/hostile), pages in Chromium (the other test/browser files), the scale-out
+//   (test/scale-out), and the slow files of fast folders named in SLOW_IN_FAST_FOLDERS.
+// Put a test that spawns the CLI under test/cli, one that measures a process or runs for
+// seconds under test/hostile, and a page test under test/browser (not worker-*).
+const FAST = [
+  /^src\/.+\.test\.ts$/,
+  /^test\/(contract|node|express|security|overrides)\/.+\.test\.ts$/,
+  /^test\/scenario-selection\.test\.ts$/,
+  /^test\/browser\/(demo|worker-.+)\.test\.ts$/,
+]
+const SLOW_IN_FAST_FOLDERS = [
+  'test/express/stalled-readers.test.ts', // a child process and 100 stalled sockets
+  'test/security/cli-access.test.ts', // spawns the CLI
+]
+
+/** Every test file of the repository, as a path from its root. */
+function testFiles(): string[] {
+  const root = fileURLToPath(new URL('.', import.meta.url))
+  return ['src', 'test'].flatMap((folder) =>
+    readdirSync(`${root}${folder}`, { recursive: true, encoding: 'utf8' })
+      .map((file) => `${folder}/${file.split('\\').join('/')}`)
+      .filter((file) => file.endsWith('.test.ts') && !file.includes('node_modules/')),
+  )
+}
+
+function tierOf(file: string): 'fast' | 'full' {
+  if (SLOW_IN_FAST_FOLDERS.includes(file)) return 'full'
+  return FAST.some((rule) => rule.test(file)) ? 'fast' : 'full'
+}
 
 // The browser suite runs when a browser starts here (test/browser/find-browser.ts). Without
 // one, its files are not collected at all and the run ends with one line saying so; CI
@@ -20,10 +61,25 @@ const NGINX_SUITE = 'test/scale-out/**/*.test.ts'
 const nginxFound = findNginx() !== undefined
 const runNginxSuite = nginxFound || process.env.PETSTORE_REQUIRE_NGINX === '1'
 
+const collected = testFiles().filter(
+  (file) =>
+    (runBrowserSuite || !file.startsWith('test/browser/')) &&
+    (runNginxSuite || !file.startsWith('test/scale-out/')),
+)
+const filesOf = (tier: 'fast' | 'full') =>
+  collected.filter((file) => tierOf(file) === tier)
+
+/** The tiers this run selected (--project), known once vitest starts. */
+let tiers: string[] = []
+
 /** Prints the notices last, after vitest's own summary (the browser's last of all). */
 const suiteNotices: Reporter = {
+  onInit(vitest) {
+    tiers = vitest.projects.map((project) => project.name)
+  },
   onTestRunEnd() {
-    if (!runNginxSuite) {
+    // The scale-out suite is in the full tier only: npm test has nothing to say about it.
+    if (!runNginxSuite && tiers.includes('full')) {
       process.stdout.write(
         `\nScale-out suite (${NGINX_SUITE}) did not run: no nginx on this machine. To run it, sudo apt-get install -y nginx.\n`,
       )
@@ -45,11 +101,9 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: [
-      ...configDefaults.exclude,
-      ...(runBrowserSuite ? [] : [BROWSER_SUITE]),
-      ...(runNginxSuite ? [] : [NGINX_SUITE]),
+    projects: [
+      { extends: true, test: { name: 'fast', include: filesOf('fast') } },
+      { extends: true, test: { name: 'full', include: filesOf('full') } },
     ],
     provide: { browserSearch },
     testTimeout: 20_000,

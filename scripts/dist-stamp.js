@@ -1,5 +1,8 @@
 // Is dist/ current? `npm run build` ends by writing dist/.build-stamp; `npm start`
-// (scripts/start.js) rebuilds only when something the build reads is newer than it.
+// (scripts/start.js) and `npm test` rebuild only when something the build reads is newer
+// than it, so a second run in the same checkout reuses dist/ (the build starts by
+// removing it).
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -50,4 +53,15 @@ export function staleReason() {
   return undefined
 }
 
+/** Runs `npm run build` when dist/ is stale; the exit status of the build, or 0. */
+export function buildIfStale() {
+  const reason = staleReason()
+  if (!reason) return 0
+  process.stderr.write(`Building (${reason})...\n`)
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const build = spawnSync(npm, ['run', 'build', '--silent'], { stdio: 'inherit' })
+  return build.status ?? 1
+}
+
 if (process.argv[2] === 'write') writeFileSync(STAMP, `${new Date().toISOString()}\n`)
+if (process.argv[2] === 'build-if-stale') process.exitCode = buildIfStale()
