@@ -7,7 +7,11 @@ interface MswSetup {
   events: {
     on(
       event: 'response:mocked',
-      listener: (args: { request: Request; response: Response }) => void,
+      listener: (args: {
+        request: Request
+        requestId: string
+        response: Response
+      }) => void,
     ): void
   }
 }
@@ -24,8 +28,10 @@ export function attachSandbox<Setup extends MswSetup>(
   const resetMswHandlers = setup.resetHandlers.bind(setup)
   // Any mocked answer the sandbox did not give came from the user's own handlers (the
   // handlers option, or server.use() in a test): journalled as an override.
-  setup.events.on('response:mocked', ({ request, response }) => {
-    if (!answeredBySandbox(request)) sandbox.recordOverride(request, response.status)
+  setup.events.on('response:mocked', ({ request, requestId, response }) => {
+    if (!answeredBySandbox(request, requestId)) {
+      sandbox.recordOverride(request, response.status)
+    }
   })
   Object.defineProperty(setup, 'sandbox', { value: sandbox, enumerable: true })
   setup.resetHandlers = (...next) => {

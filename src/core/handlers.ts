@@ -5,7 +5,11 @@ import { CONTROL_PATH } from './routes.js'
 import type { HandleInit, Sandbox } from './sandbox.js'
 
 /** The resolver of a sandbox handler: a response, or undefined to let msw go on. */
-export type SandboxResolver = (request: Request) => Promise<Response | undefined>
+export type SandboxResolver = (
+  request: Request,
+  /** msw's id of the request, where the handler was given one (see `answeredBySandbox`). */
+  requestId?: string,
+) => Promise<Response | undefined>
 
 /**
  * How a runtime's transport meets the handlers. Every field is optional; without any the
@@ -24,9 +28,29 @@ export interface HandlerTransport {
 /** Requests the sandbox's own handler answered: anything else a handler list answered is an override's. */
 const answered = new WeakSet<Request>()
 
+/**
+ * The same by msw's request id: `setupWorker` hands its `response:mocked` listeners a
+ * request rebuilt from the worker's message, not the one the handler saw, so only the
+ * id ties the two (without it every answer of the sandbox in the browser was journalled
+ * a second time, as an override's). An id is taken back when its event reads it; where
+ * no event follows (`getResponse` in the Express adapter) the oldest go past this many.
+ */
+const answeredIds = new Set<string>()
+const MAX_ANSWERED_IDS = 1024
+
 /** Whether the sandbox itself (not a user's handler) answered this request. */
-export function answeredBySandbox(request: Request): boolean {
-  return answered.has(request)
+export function answeredBySandbox(request: Request, requestId?: string): boolean {
+  const byId = requestId !== undefined && answeredIds.delete(requestId)
+  return byId || answered.has(request)
+}
+
+function noteAnswered(request: Request, requestId: string | undefined) {
+  answered.add(request)
+  if (requestId === undefined) return
+  answeredIds.add(requestId)
+  if (answeredIds.size > MAX_ANSWERED_IDS) {
+    answeredIds.delete(answeredIds.values().next().value as string)
+  }
 }
 
 /** Clones of requests with a body, kept before a user's handler can read it (see BodyKeeper). */
@@ -44,17 +68,17 @@ export function createSandboxHandler(
 ): HttpHandler {
   const pattern = basePattern(sandbox.bases, (base) => [base.path, CONTROL_PATH])
   const respond = transport.respond ?? toResponse
-  const resolve: SandboxResolver = async (request) => {
+  const resolve: SandboxResolver = async (request, requestId) => {
     // A user's handler before this one may have read the body and fallen through.
     const readable = request.bodyUsed ? (kept.get(request) ?? request) : request
     const reply = await sandbox.handle(readable, transport.init?.(request))
     if (!reply) return undefined
-    answered.add(request)
+    noteAnswered(request, requestId)
     return respond(reply, request)
   }
   return transport.define
     ? transport.define(pattern, resolve)
-    : http.all(pattern, ({ request }) => resolve(request))
+    : http.all(pattern, ({ request, requestId }) => resolve(request, requestId))
 }
 
 /**

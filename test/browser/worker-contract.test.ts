@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+import { defineContractSuite } from '../contract/suite.js'
+import { browserPath, LAUNCH_ARGS } from './find-browser.js'
+
+// The contract suite against the browser runtime: the demo page (dist/demo, ?mode=worker,
+// seed 42) in Chromium, where msw's service worker answers. The suite speaks HTTP to a
+// loopback relay that replays each request as the page's own fetch, so the checks are
+// the ones the node and express runtimes pass, answered by setupSandboxWorker. (The
+// odd-requests suite stays on node and express: a browser's fetch cannot send TRACE or a
+// malformed escape.)
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const demoDir = join(root, 'dist/demo')
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+}
+
+/** Headers the relay leaves to Node: the body it writes is the decoded text. */
+const HOP_BY_HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding'])
+
+function listen(server: Server): Promise<string> {
+  return new Promise((done) => {
+    server.listen(0, '127.0.0.1', () => {
+      done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    })
+  })
+}
+
+async function close(server: Server | undefined) {
+  if (!server?.listening) return
+  server.closeAllConnections()
+  await new Promise((done) => server.close(done))
+}
+
+/** Serves dist/demo; the API never reaches it (the worker answers first). */
+function serveDemo(): Server {
+  return createServer((request, response) => {
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname
+    const file = normalize(join(demoDir, pathname === '/' ? 'index.html' : pathname))
+    if (!file.startsWith(demoDir) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+      return
+    }
+    response
+      .writeHead(200, {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      })
+      .end(readFileSync(file))
+  })
+}
+
+type Relayed = { status: number; headers: Array<[string, string]>; body: string }
+
+/** Replays every request it gets as a fetch of `page`, and answers with the reply. */
+function relayTo(page: Page): Server {
+  return createServer(async (request, response) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string' && name !== 'host' && name !== 'connection')
+        headers[name] = value
+    }
+    try {
+      const reply = await page.evaluate(
+        async ({ method, path, headers, body }): Promise<Relayed> => {
+          const answer = await fetch(path, { method, headers, body, cache: 'no-store' })
+          return {
+            status: answer.status,
+            headers: [...answer.headers],
+            body: await answer.text(),
+          }
+        },
+        {
+          method: request.method ?? 'GET',
+          path: request.url ?? '/',
+          headers,
+          body: chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined,
+        },
+      )
+      for (const [name, value] of reply.headers)
+        if (!HOP_BY_HOP.has(name)) response.setHeader(name, value)
+      response.writeHead(reply.status).end(reply.body)
+    } catch (error) {
+      response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error))
+    }
+  })
+}
+
+let browser: Browser | undefined
+let demo: Server | undefined
+let relay: Server | undefined
+
+defineContractSuite(
+  'browser runtime (petstore-sandbox/browser, service worker)',
+  async () => {
+    if (!existsSync(join(demoDir, 'index.html'))) {
+      execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
+        stdio: 'inherit',
+      })
+    }
+    browser = await chromium.launch({
+      executablePath: browserPath(inject('browserSearch')),
+      args: LAUNCH_ARGS,
+    })
+    demo = serveDemo()
+    const demoOrigin = await listen(demo)
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(`${demoOrigin}/?mode=worker&seed=42&quiet`)
+    await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
+    const ready = await page.locator('body').getAttribute('data-ready')
+    if (ready !== 'true')
+      throw new Error(
+        `The demo did not start: ${await page.locator('#runtime').innerText()}`,
+      )
+    relay = relayTo(page)
+    return {
+      origin: await listen(relay),
+      async close() {
+        await close(relay)
+        await close(demo)
+        await browser?.close()
+      },
+    }
+  },
+)
