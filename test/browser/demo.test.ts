@@ -1,97 +1,20 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { extname, join, normalize, resolve } from 'node:path'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getResponse } from 'msw'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject, describe, expect, test } from 'vitest'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
-import { createSandbox, type Pet, type Sandbox } from 'petstore-sandbox'
+import { demoDir, serveDemo, type Served } from './serve-demo.js'
+import { createSandbox, type Pet } from 'petstore-sandbox'
 
 // Drives the demo page (examples/browser, built into dist/demo) in Debian's Chromium with
 // the sandbox running in msw's service worker, as msw's own test/browser does.
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const demoDir = join(root, 'dist/demo')
 const screenshotPath = join(root, 'test-output/browser-demo.png')
 const KEY = 'sandbox-free-key'
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json',
-}
-
-type Served = { server: Server; origin: string; paths: string[] }
-
-/**
- * A static server for dist/demo that remembers every path asked of it. Given `api`, it
- * also answers /v1 and /__sandbox with those handlers, standing in for a sandbox server.
- */
-function serveDemo(api?: Sandbox): Promise<Served> {
-  const paths: string[] = []
-  const server = createServer(async (request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname
-    paths.push(pathname)
-    if (api && (pathname.startsWith('/v1/') || pathname.startsWith('/__sandbox'))) {
-      await answerWith(api, request, response)
-      return
-    }
-    const file = normalize(join(demoDir, pathname === '/' ? 'index.html' : pathname))
-    if (!file.startsWith(demoDir) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-      return
-    }
-    response
-      .writeHead(200, {
-        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      })
-      .end(readFileSync(file))
-  })
-  return new Promise((done) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      done({ server, origin: `http://127.0.0.1:${port}`, paths })
-    })
-  })
-}
-
-async function answerWith(
-  sandbox: Sandbox,
-  request: IncomingMessage,
-  response: ServerResponse,
-) {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value)
-  }
-  const answer = await getResponse(
-    sandbox.handlers,
-    new Request(`http://${request.headers.host}${request.url}`, {
-      method: request.method,
-      headers,
-      ...(body ? { body } : {}),
-    }),
-  )
-  if (!answer) {
-    response.writeHead(404).end()
-    return
-  }
-  response.writeHead(answer.status, Object.fromEntries(answer.headers))
-  response.end(Buffer.from(await answer.arrayBuffer()))
-}
 
 /** What the Node runtime answers for the same seed: the same handlers, no browser. */
 async function nodePets(query: string): Promise<Pet[]> {

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join, normalize } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
+import { demoDir, serveDemo } from './serve-demo.js'
 
 // The contract suite against the browser runtime: the demo page (dist/demo, ?mode=worker,
 // seed 42) in Chromium, where msw's service worker answers. The suite speaks HTTP to a
@@ -17,13 +18,6 @@ import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 // malformed escape.)
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const demoDir = join(root, 'dist/demo')
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-}
 
 /** Headers the relay leaves to Node: the body it writes is the decoded text. */
 const HOP_BY_HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding'])
@@ -40,24 +34,6 @@ async function close(server: Server | undefined) {
   if (!server?.listening) return
   server.closeAllConnections()
   await new Promise((done) => server.close(done))
-}
-
-/** Serves dist/demo; the API never reaches it (the worker answers first). */
-function serveDemo(): Server {
-  return createServer((request, response) => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname
-    const file = normalize(join(demoDir, pathname === '/' ? 'index.html' : pathname))
-    if (!file.startsWith(demoDir) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-      return
-    }
-    response
-      .writeHead(200, {
-        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      })
-      .end(readFileSync(file))
-  })
 }
 
 type Relayed = { status: number; headers: Array<[string, string]>; body: string }
@@ -114,8 +90,9 @@ defineContractSuite(
       executablePath: browserPath(inject('browserSearch')),
       args: LAUNCH_ARGS,
     })
-    demo = serveDemo()
-    const demoOrigin = await listen(demo)
+    const served = await serveDemo()
+    demo = served.server
+    const demoOrigin = served.origin
     const page = await (await browser.newContext()).newPage()
     await page.goto(`${demoOrigin}/?mode=worker&seed=42&quiet`)
     await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
