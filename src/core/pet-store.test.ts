@@ -76,3 +76,15 @@ test('a seed still being made: requests wait for ready, and the collection fills
   await pets.ready
   expect(collection.findMany().map((pet) => pet.name)).toEqual(['Late'])
 })
+
+test('a restore serves the restored pets, and the next id follows the largest of them', async () => {
+  const pets = new PetStore({ seed: () => seed, quota: createPetQuota() })
+  await pets.restore([
+    { id: 1, name: 'One', categoryId: 1, status: 'available' },
+    { id: 10, name: 'Ten', categoryId: 1, status: 'sold' },
+  ])
+  expect(pets.get(10)?.name).toBe('Ten')
+  expect(pets.get(2)).toBeUndefined()
+  expect((await pets.create({ name: 'Next', categoryId: 1 })).id).toBe(11)
+  expect(pets.created().map((pet) => pet.id)).toEqual([1, 10, 11])
+})

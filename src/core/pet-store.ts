@@ -302,7 +302,7 @@ export class PetStore implements PetData {
     this.#fill(records)
     this.#byId = new Map()
     this.#stale = true
-    this.#nextId = Math.max(this.#seed.nextId, (records.at(-1)?.id ?? 0) + 1)
+    this.#nextId = (records.at(-1)?.id ?? 0) + 1
   }
 
   /**
