@@ -1,7 +1,7 @@
 import { Collection } from '@msw/data'
 import { SandboxError } from './errors.js'
 import { StorageFullError, type PetQuota } from './pet-quota.js'
-import { assignIds, createRecords, type Seed } from './pet-seed.js'
+import { assignIds, createRecord, createRecords, type Seed } from './pet-seed.js'
 import {
   MAX_SAFE_ID,
   petSchema,
@@ -50,16 +50,18 @@ const noop = () => {}
  * Collection as its public face (`db.pets`). Every world has one: the default one (with
  * the store that persists it) and each session, and each of their data scenarios.
  *
- * A world that only reads serves the shared seed itself. Its own collection is made on
- * its first write or the first read of `db`, synchronously, holding references to the
- * seed's records: `db.pets` holds the seeded pets at the first read, and a session
- * costs memory for what it changed, not for the seed.
+ * Until `db` is first read (or a reload or restore), the world serves the shared seed
+ * itself plus the records it created, kept by id. Its collection is then made at once,
+ * synchronously, holding references to the seed's records and its own: `db.pets` holds
+ * the seeded pets at the first read, and a session costs memory for what it changed,
+ * not for the seed (a collection is some 3 KB, so sessions that only use requests make
+ * none).
  */
 export class PetStore implements PetData {
   readonly #options: PetStoreOptions
   #seed: Seed = EMPTY_SEED
   #pets: Collection<typeof petSchema> | undefined
-  /** The pets it created on top of the seed, while its collection is the seed plus these. */
+  /** The pets it created on top of the seed (consecutive ids), while its pets are the seed plus these. */
   #created: Map<number, Pet> | undefined
   /**
    * Every pet by id, once the collection is more than the seed plus its creates (changed
@@ -89,7 +91,7 @@ export class PetStore implements PetData {
     if (this.#pets) return this.#pets
     const pets = new Collection({ schema: petSchema })
     this.#pets = pets
-    this.#fill(this.#seed.pets)
+    this.#fill(this.#seed.pets, this.#created?.values())
     // Tests may change the collection themselves: an update replaces a record, a delete
     // removes one, a create adds one the index has not seen. The index is rebuilt before
     // its next use, so GET /v1/pets/{petId} answers what GET /v1/pets lists.
@@ -117,7 +119,6 @@ export class PetStore implements PetData {
 
   get(id: number): Pet | undefined {
     if (this.#unconfirmed?.has(id)) return undefined
-    if (!this.#pets) return this.#seed.byId.get(id)
     if (this.#diverged()) return this.#index().get(id)
     return this.#created?.get(id) ?? this.#seed.byId.get(id)
   }
@@ -125,17 +126,19 @@ export class PetStore implements PetData {
   list({ status, limit }: { status?: PetStatus; limit: number }): Pet[] {
     const result: Pet[] = []
     const hide = this.#unconfirmed !== undefined && this.#unconfirmed.size > 0
-    for (const pet of this.#pets?.all() ?? this.#seed.pets) {
-      if (result.length >= limit) break
-      if (status !== undefined && pet.status !== status) continue
-      if (hide && this.#unconfirmed?.has(pet.id)) continue
-      result.push(pet)
+    for (const source of this.#sources()) {
+      for (const pet of source) {
+        if (result.length >= limit) return result
+        if (status !== undefined && pet.status !== status) continue
+        if (hide && this.#unconfirmed?.has(pet.id)) continue
+        result.push(pet)
+      }
     }
     return result
   }
 
   count(): number {
-    return this.#pets?.count() ?? this.#seed.pets.length
+    return this.#pets?.count() ?? this.#seed.pets.length + (this.#created?.size ?? 0)
   }
 
   /**
@@ -158,14 +161,17 @@ export class PetStore implements PetData {
   /** The pets that are not seeded ones, as plain objects. */
   created(): Pet[] {
     const isSeeded = this.#seed.isSeeded
-    return (this.#pets?.all() ?? [])
+    if (!this.#pets)
+      return [...(this.#created?.values() ?? [])].map((pet) => ({ ...pet }))
+    return this.#pets
+      .all()
       .filter((pet) => !isSeeded(pet.id))
       .map((pet) => ({ ...pet }))
   }
 
   /** The pets as plain objects, in id order (for persistence and state). */
   snapshot(): Pet[] {
-    return (this.#pets?.all() ?? this.#seed.pets).map((pet) => ({ ...pet }))
+    return this.#sources().flatMap((source) => [...source].map((pet) => ({ ...pet })))
   }
 
   /** Back to the seed. Synchronous when nothing is under way and nothing is to be written. */
@@ -221,7 +227,7 @@ export class PetStore implements PetData {
   async #createNow(pet: NewPet): Promise<Pet> {
     // The id is taken before the first await, so concurrent creates get unique,
     // increasing ids and land in the collection in that order.
-    const pets = this.collection
+    const pets = this.#pets
     if (this.#diverged()) this.#index()
     const refusal =
       this.#options.quota.refusal(this.#createdCount) ??
@@ -233,7 +239,11 @@ export class PetStore implements PetData {
     this.#countCreated(this.#createdCount + 1)
     const persistence = this.#options.persistence
     if (persistence) (this.#unconfirmed ??= new Set()).add(id)
-    const record = await pets.create({ ...pet, id })
+    const record = pets
+      ? await pets.create({ ...pet, id })
+      : await createRecord({ ...pet, id })
+    // `db` read meanwhile made the collection: the record goes in it too.
+    if (!pets && this.#pets) (this.#pets.all() as unknown as Pet[]).push(record)
     if (this.#byId) {
       // A rebuild between the insert and here has indexed it already.
       if (!this.#byId.has(id)) this.#indexed++
@@ -250,7 +260,7 @@ export class PetStore implements PetData {
       // other change's state() holds the pet that is removed.
       await persistence.store.write(change)
     } catch (cause) {
-      pets.delete(record)
+      this.#pets?.delete((q) => q.where({ id }))
       this.#created?.delete(id)
       this.#countCreated(this.#createdCount - 1)
       throw new StoreWriteError(change, cause)
@@ -262,11 +272,18 @@ export class PetStore implements PetData {
 
   /** Whether the collection is no longer the seed plus its creates (then the full index serves). */
   #diverged(): boolean {
+    if (!this.#pets) return false
     return (
       this.#byId !== undefined ||
       this.#stale ||
-      this.collection.count() !== this.#seed.pets.length + (this.#created?.size ?? 0)
+      this.#pets.count() !== this.#seed.pets.length + (this.#created?.size ?? 0)
     )
+  }
+
+  /** What it holds, in id order: its collection's records, or the seed's then its own. */
+  #sources(): Array<Iterable<Pet>> {
+    if (this.#pets) return [this.#pets.all()]
+    return this.#created ? [this.#seed.pets, this.#created.values()] : [this.#seed.pets]
   }
 
   /** Every pet by id, rebuilt when the collection changed beneath it; new ids follow the largest one. */
@@ -309,12 +326,13 @@ export class PetStore implements PetData {
    * Puts these records in the collection, replacing what it held, without a create each:
    * @msw/data's `all()` is its live list of records, and these are records it made.
    */
-  #fill(records: readonly Pet[]): void {
+  #fill(records: readonly Pet[], more: Iterable<Pet> = []): void {
     const pets = this.collection
     // Typed as records of the collection; these are (made by @msw/data's create).
     const all = pets.all() as unknown as Pet[]
     all.length = 0
     for (const pet of records) all.push(pet)
+    for (const pet of more) all.push(pet)
     if (pets.count() !== all.length) {
       throw SandboxError.for(
         'INVALID_OPTION',

@@ -80,11 +80,8 @@ export class SandboxWorld implements SessionEntry, World {
     this.clock = createClock(shared.clockOptions)
     this.journal = new Journal(shared.journalSize, shared.forward, shared.journalBudget)
     this.#active = shared.startupScenario()
-    this.#pets = new PetStore({
-      seed: () => shared.seedFor(),
-      quota: shared.quota,
-      persistence,
-    })
+    // The seed of the default data: seedFor with no scenario (no closure a world).
+    this.#pets = new PetStore({ seed: shared.seedFor, quota: shared.quota, persistence })
   }
 
   // What every world shares, read through to the sandbox.
