@@ -4,6 +4,7 @@ export type {
   SandboxOptions,
   SandboxState,
   PersistedState,
+  World,
 } from './core/sandbox.js'
 export {
   defineScenario,

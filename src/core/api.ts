@@ -1,19 +1,16 @@
 import { authenticate, peekKey, type KnownKey } from './auth.js'
-import { matchBase, type ApiBase } from './base-url.js'
-import type { Clock } from './clock.js'
-import type { PetData } from './dataset.js'
+import { matchBase } from './base-url.js'
 import { deprecationHeaders } from './deprecation.js'
 import {
   journalBody,
   journalHeaders,
   journalRateLimit,
-  type Journal,
   type JournalEntry,
 } from './journal.js'
 import { journalPath } from './journal-budget.js'
 import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
-import { DEFAULT_BAN, type RateLimiter, type RateLimitPolicy } from './rate-limit.js'
+import { DEFAULT_BAN, type RateLimitPolicy } from './rate-limit.js'
 import {
   errorReply,
   fail,
@@ -30,28 +27,11 @@ import {
   type ApiRoute,
   type RouteMatch,
 } from './routes.js'
-import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import { delay } from './latency.js'
+import type { Scenario } from './scenarios.js'
+import type { SandboxWorld } from './world.js'
 import { truncate } from './issues.js'
 import { targetPath } from './request-target.js'
-
-/** What the API pipeline needs from a sandbox. */
-export interface ApiContext {
-  bases: ApiBase[]
-  clock: Clock
-  keys: Map<string, KnownKey>
-  /** The plan whose window unauthenticated requests are shown (Free, by default). */
-  anonymousPlan: { name: string; plan: Plan }
-  registry: ScenarioRegistry
-  activeScenario(): Scenario
-  /** The session these requests belong to, when it is not the default one (journalled). */
-  session?: string
-  dataset(scenario: Scenario): PetData | Promise<PetData>
-  limiter: RateLimiter
-  journal: Journal
-  latency: Latency | undefined
-  /** Resolves once seeding or a reset is done (read per request: a reset replaces it). */
-  readonly ready: Promise<void>
-}
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
@@ -69,7 +49,7 @@ interface Described {
 
 /** Where a request under the base `apiBase` goes; `rest` is its path below the base. */
 function describe(
-  ctx: ApiContext,
+  world: SandboxWorld,
   request: Request,
   url: URL,
   apiBase: string,
@@ -85,11 +65,11 @@ function describe(
     found,
     extraHeaders: route?.deprecated ? deprecationHeaders(apiBase) : {},
     entry: {
-      at: new Date(ctx.clock.now()).toISOString(),
+      at: new Date(world.clock.now()).toISOString(),
       method,
       path: journalPath(target),
-      scenario: ctx.activeScenario().name,
-      ...(ctx.session === undefined ? {} : { session: ctx.session }),
+      scenario: world.activeScenario().name,
+      ...(world.session === undefined ? {} : { session: world.session }),
       ...(route ? { operation: route.operationId } : {}),
       ...(route?.deprecated ? { deprecated: true as const } : {}),
       ...withHeaders(request),
@@ -132,11 +112,15 @@ function requestedScenario(request: Request): string | null {
 }
 
 /** The rate-limit headers of a request that is not counted: its key's, or the Free plan's. */
-function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | undefined) {
-  const plan = known ? { name: known.planName, plan: known.plan } : ctx.anonymousPlan
+function peekHeaders(
+  world: SandboxWorld,
+  scenario: Scenario,
+  known: KnownKey | undefined,
+) {
+  const plan = known ? { name: known.planName, plan: known.plan } : world.anonymousPlan
   const policy = policyFor(scenario, plan.plan, plan.name)
-  const window = known ? windowKey(ctx, known.key, scenario) : undefined
-  return ctx.limiter.peek(window, policy, ctx.clock.now())
+  const window = known ? windowKey(world, known.key, scenario) : undefined
+  return world.limiter.peek(window, policy, world.clock.now())
 }
 
 /**
@@ -144,8 +128,8 @@ function peekHeaders(ctx: ApiContext, scenario: Scenario, known: KnownKey | unde
  * or 400 of the standalone server): the anonymous plan's minute window under the active
  * scenario, not counted, as for every request without a valid key.
  */
-export function anonymousRateLimitHeaders(ctx: ApiContext): HeaderMap {
-  return peekHeaders(ctx, ctx.activeScenario(), undefined)
+export function anonymousRateLimitHeaders(world: SandboxWorld): HeaderMap {
+  return peekHeaders(world, world.activeScenario(), undefined)
 }
 
 /**
@@ -155,8 +139,8 @@ export function anonymousRateLimitHeaders(ctx: ApiContext): HeaderMap {
  * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
  * plain requests. Bounded by keys × scenarios. Keys are printable ASCII: no newline.
  */
-function windowKey(ctx: ApiContext, key: string, scenario: Scenario): string {
-  if (!scenario.rateLimits || scenario.name === ctx.activeScenario().name) return key
+function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string {
+  if (!scenario.rateLimits || scenario.name === world.activeScenario().name) return key
   return `${key}\n${scenario.name}`
 }
 
@@ -179,44 +163,47 @@ export interface ApiRequest {
  * response, errors included, carries the rate-limit headers.
  */
 export async function handleApiRequest(
-  ctx: ApiContext,
+  world: SandboxWorld,
   call: ApiRequest,
 ): Promise<Reply> {
   const started = performance.now()
   const { request } = call
   call = { ...call, body: readOnce(call.body) }
-  const described = describe(ctx, request, call.url, call.apiBase, call.rest)
+  const described = describe(world, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
-  await ctx.ready
+  await world.ready
   // Strongest first: the request's header, the key's scenario, the session's switch.
-  let scenario = ctx.activeScenario()
+  let scenario = world.activeScenario()
   const requested = requestedScenario(request)
-  const keyScenario = peekKey(call.authorization, ctx.keys)?.scenario
-  if (keyScenario !== undefined && ctx.registry.has(keyScenario)) {
-    scenario = ctx.registry.get(keyScenario)
+  const keyScenario = peekKey(call.authorization, world.keys)?.scenario
+  if (keyScenario !== undefined && world.registry.has(keyScenario)) {
+    scenario = world.registry.get(keyScenario)
   }
   let reply: Reply
-  if (requested !== null && !ctx.registry.has(requested)) {
-    const known = authenticate(call.authorization, ctx.keys, scenario).key
+  if (requested !== null && !world.registry.has(requested)) {
+    const known = authenticate(call.authorization, world.keys, scenario).key
     const failure = fail(
       'unknown_scenario',
-      `The ${SCENARIO_HEADER} header names no loaded scenario: ${ctx.registry.unknownReason(requested.slice(0, 60))}. ${ctx.registry.hint()}`,
+      `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.registry.unknownReason(requested.slice(0, 60))}. ${world.registry.hint()}`,
     )
     noteFailure(entry, failure)
-    reply = errorReply(failure, { ...peekHeaders(ctx, scenario, known), ...extraHeaders })
+    reply = errorReply(failure, {
+      ...peekHeaders(world, scenario, known),
+      ...extraHeaders,
+    })
   } else {
-    if (requested !== null) scenario = ctx.registry.get(requested)
+    if (requested !== null) scenario = world.registry.get(requested)
     entry.scenario = scenario.name
-    reply = await answer(ctx, call, scenario, described)
+    reply = await answer(world, call, scenario, described)
   }
 
-  const latency = scenario.latency ?? ctx.latency
-  if (latency !== undefined) await sleep(pickLatency(latency))
+  const latency = scenario.latency ?? world.latency
+  if (latency !== undefined) await delay(latency)
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
-  ctx.journal.add({
+  world.journal.add({
     ...entry,
     status: reply.status,
     durationMs,
@@ -230,18 +217,18 @@ export async function handleApiRequest(
  * The journal entry of a request the API does not answer itself (a refused one, an
  * override's), with the scenario and the known key it names: nothing is counted.
  */
-function uncounted(ctx: ApiContext, request: Request, target?: string) {
+function uncounted(world: SandboxWorld, request: Request, target?: string) {
   const url = new URL(request.url)
   // Routed as sent: a refused path of a deprecated operation (GET /v1/pets/%5C) still
   // carries its deprecation headers, as the document says every answer of it does.
   const sent = matchBase(
-    ctx.bases,
+    world.bases,
     url.origin,
     targetPath(target ?? url.pathname),
     (base) => base.path,
   )
   const { extraHeaders, entry } = describe(
-    ctx,
+    world,
     request,
     url,
     sent?.base.path ?? '/v1',
@@ -252,10 +239,14 @@ function uncounted(ctx: ApiContext, request: Request, target?: string) {
   delete entry.deprecated
   const requested = requestedScenario(request)
   const scenario =
-    requested && ctx.registry.has(requested)
-      ? ctx.registry.get(requested)
-      : ctx.activeScenario()
-  const known = authenticate(request.headers.get('authorization'), ctx.keys, scenario).key
+    requested && world.registry.has(requested)
+      ? world.registry.get(requested)
+      : world.activeScenario()
+  const known = authenticate(
+    request.headers.get('authorization'),
+    world.keys,
+    scenario,
+  ).key
   entry.scenario = scenario.name
   if (known) Object.assign(entry, { key: known.key, plan: known.planName })
   return { entry, extraHeaders, scenario, known }
@@ -269,18 +260,18 @@ function uncounted(ctx: ApiContext, request: Request, target?: string) {
  * journal.
  */
 export function answerRefusedRequest(
-  ctx: ApiContext,
+  world: SandboxWorld,
   request: Request,
   failure: Failure,
   target?: string,
 ): Reply {
-  const { entry, extraHeaders, scenario, known } = uncounted(ctx, request, target)
+  const { entry, extraHeaders, scenario, known } = uncounted(world, request, target)
   const reply = errorReply(failure, {
-    ...peekHeaders(ctx, scenario, known),
+    ...peekHeaders(world, scenario, known),
     ...extraHeaders,
   })
   const rateLimit = journalRateLimit(reply.headers)
-  ctx.journal.add({
+  world.journal.add({
     ...entry,
     status: failure.status,
     durationMs: 0,
@@ -295,26 +286,26 @@ export function answerRefusedRequest(
  * Journals a request one of the user's own handlers answered: its answer is the user's,
  * so nothing is counted, but the journal shows who answered and which key it named.
  */
-export function journalOverride(ctx: ApiContext, request: Request, status: number) {
-  const { entry } = uncounted(ctx, request)
-  ctx.journal.add({ ...entry, status, durationMs: 0, override: true })
+export function journalOverride(world: SandboxWorld, request: Request, status: number) {
+  const { entry } = uncounted(world, request)
+  world.journal.add({ ...entry, status, durationMs: 0, override: true })
 }
 
 async function answer(
-  ctx: ApiContext,
+  world: SandboxWorld,
   call: ApiRequest,
   scenario: Scenario,
   { url, apiBase, found, extraHeaders, entry }: Described,
 ): Promise<Reply> {
   const { request } = call
-  const now = ctx.clock.now()
-  const auth = authenticate(call.authorization, ctx.keys, scenario)
+  const now = world.clock.now()
+  const auth = authenticate(call.authorization, world.keys, scenario)
   if (!auth.ok) {
     const known = auth.key
     const failure = fail(auth.code, auth.message)
     noteFailure(entry, failure)
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
-    const headers = { ...peekHeaders(ctx, scenario, known), ...extraHeaders }
+    const headers = { ...peekHeaders(world, scenario, known), ...extraHeaders }
     return errorReply(failure, headers)
   }
 
@@ -322,7 +313,7 @@ async function answer(
   entry.key = key.key
   entry.plan = key.planName
   const policy = policyFor(scenario, key.plan, key.planName)
-  const decision = ctx.limiter.check(windowKey(ctx, key.key, scenario), policy, now)
+  const decision = world.limiter.check(windowKey(world, key.key, scenario), policy, now)
   if (!decision.allowed) {
     if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
     const headers = { ...decision.headers, ...extraHeaders }
@@ -359,13 +350,13 @@ async function answer(
       break
     case 'route':
       outcome = await found.route.resolve({
-        ctx,
+        world,
         request,
         url,
         params: found.params,
         scenario,
         apiBase,
-        dataset: async () => ctx.dataset(scenario),
+        dataset: async () => world.dataset(scenario),
         body: call.body,
       })
   }
@@ -404,13 +395,4 @@ function policyFor(scenario: Scenario, plan: Plan, planName: string): RateLimitP
     ban: scenario.rateLimits?.ban ?? DEFAULT_BAN,
     exhausted: scenario.rateLimits?.exhausted ?? false,
   }
-}
-
-function pickLatency(latency: Latency): number {
-  if (typeof latency === 'number') return latency
-  return latency.minMs + Math.random() * (latency.maxMs - latency.minMs)
-}
-
-function sleep(ms: number) {
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms))
 }

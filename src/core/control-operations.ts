@@ -2,7 +2,7 @@ import { fail, Failure } from './api-errors.js'
 import { describeIssues } from './issues.js'
 import { decodeParam } from './request-target.js'
 import type { Answer, ControlCall } from './routes.js'
-import type { Sandbox, SandboxSession } from './sandbox.js'
+import type { Sandbox, World } from './sandbox-types.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
 import * as z from 'zod/mini'
 
@@ -139,7 +139,7 @@ export function listRequests({ session, url }: ControlCall): Answer {
   })
 }
 
-function scenarioState(sandbox: Sandbox, world: SandboxSession) {
+function scenarioState(sandbox: Sandbox, world: World) {
   return {
     name: world.scenario.name,
     description: world.scenario.description,

@@ -2,7 +2,7 @@ import { errorReply, fail, Failure, jsonReply, type Reply } from './api-errors.j
 import { SandboxError } from './errors.js'
 import { bodyTypeRefused, CONTROL_BODY } from './media-type.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
-import type { Sandbox, SandboxSession } from './sandbox.js'
+import type { Sandbox, World } from './sandbox-types.js'
 import { StoreWriteError } from './store.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
@@ -15,7 +15,7 @@ export interface ControlRequest {
   rest: string
   body(): Promise<Uint8Array>
   /** The session it names, made on first use (only endpoints that act on one call it). */
-  session(): SandboxSession
+  session(): World
 }
 
 /**

@@ -34,3 +34,12 @@ export function isLatency(value: unknown): value is Latency {
 export const latencySchema = z.custom<Latency>(isLatency, {
   error: `must be ${LATENCY_RULE}`,
 })
+
+/** Waits a latency: its milliseconds, or a delay drawn from its range. */
+export function delay(latency: Latency): Promise<void> {
+  const ms =
+    typeof latency === 'number'
+      ? latency
+      : latency.minMs + Math.random() * (latency.maxMs - latency.minMs)
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms))
+}

@@ -70,14 +70,14 @@ export async function createPet({
 
 /** `GET /pets/{petId}` (deprecated): one pet, 410 once the clock passes the sunset. */
 export async function getPet({
-  ctx,
+  world,
   params,
   scenario,
   apiBase,
   dataset,
 }: ApiCall): Promise<Answer> {
   // Removed means removed, whatever the id: the sunset comes before validation.
-  if (ctx.clock.now() >= GET_PET_SUNSET) {
+  if (world.clock.now() >= GET_PET_SUNSET) {
     return fail(
       'endpoint_removed',
       `GET ${apiBase}/pets/{petId} was removed on 5 December 2030 (see the Sunset header). Use GET ${apiBase}/pets with the status filter instead.`,

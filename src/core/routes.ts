@@ -1,6 +1,6 @@
-import type { ApiContext } from './api.js'
+import type { SandboxWorld } from './world.js'
 import type { Failure, HeaderMap } from './api-errors.js'
-import type { PetData } from './dataset.js'
+import type { PetData } from './pet-store.js'
 import {
   createSession,
   deleteSession,
@@ -14,7 +14,7 @@ import {
   setClock,
 } from './control-operations.js'
 import { createPet, getPet, listOrders, listPets } from './pet-operations.js'
-import type { Sandbox, SandboxSession } from './sandbox.js'
+import type { Sandbox, World } from './sandbox-types.js'
 import type { Operation, Scenario } from './scenarios.js'
 
 /**
@@ -32,7 +32,7 @@ export type Answer = { status: number; body: unknown; headers?: HeaderMap } | Fa
 
 /** What an operation of the v1 API gets. */
 export interface ApiCall {
-  ctx: ApiContext
+  world: SandboxWorld
   request: Request
   url: URL
   /** Path parameters by name (`petId`), as sent (still percent-encoded). */
@@ -50,7 +50,7 @@ export interface ApiCall {
 export interface ControlCall {
   sandbox: Sandbox
   /** The session the request names (made on first use): the sandbox itself by default. */
-  session(): SandboxSession
+  session(): World
   request: Request
   url: URL
   /** Path parameters by name (`id`), as sent (still percent-encoded). */

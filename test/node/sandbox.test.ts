@@ -387,6 +387,44 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
     expect(() => sandbox.session('not ok')).toThrow(/session id is 1 to 64 letters/)
   })
 
+  test("a session's db holds the seeded pets at the first read, and its edits are its own", async () => {
+    const sandbox = createSandbox({ seed: 42, count: 5 })
+    // The trap of issue 22: read, awaited, and read again was the only right order.
+    const bob = sandbox.session('bob')
+    await bob.ready
+    expect(bob.db.pets.findMany()).toHaveLength(5)
+    expect(bob.db.pets.findFirst((q) => q.where({ id: 3 }))).toEqual(
+      sandbox.db.pets.findFirst((q) => q.where({ id: 3 })),
+    )
+    // Once the sandbox is ready, a new session's db is right without awaiting it.
+    const carol = sandbox.session('carol')
+    expect(carol.db.pets.count()).toBe(5)
+
+    const get = (session: string, id: number) =>
+      getResponse(
+        sandbox.handlers,
+        new Request(`https://x.test/v1/pets/${id}`, {
+          headers: { ...auth, 'x-sandbox-session': session },
+        }),
+      )
+    await bob.db.pets.update((q) => q.where({ id: 1 }), {
+      data(pet) {
+        pet.name = 'Bobby'
+      },
+    })
+    bob.db.pets.delete((q) => q.where({ id: 2 }))
+    expect(await (await get('bob', 1))?.json()).toMatchObject({ name: 'Bobby' })
+    expect((await get('bob', 2))?.status).toBe(404)
+    expect(await (await get('carol', 1))?.json()).not.toMatchObject({ name: 'Bobby' })
+    expect((await get('carol', 2))?.status).toBe(200)
+    expect(sandbox.db.pets.findFirst((q) => q.where({ id: 1 }))?.name).not.toBe('Bobby')
+    // A reset brings the seed back into the same collection.
+    const pets = bob.db.pets
+    await bob.reset()
+    expect(pets.count()).toBe(5)
+    expect((await get('bob', 2))?.status).toBe(200)
+  })
+
   test("onRequest hears every session's requests; each is in its own session's journal", async () => {
     const sandbox = createSandbox({ seed: 42 })
     const heard: Array<string | undefined> = []

@@ -1,0 +1,257 @@
+import type { Collection } from '@msw/data'
+import type { RequestHandler } from 'msw'
+import type { Failure, HeaderMap, Reply } from './api-errors.js'
+import type { ApiBase } from './base-url.js'
+import type { Clock, ClockOptions } from './clock.js'
+import type { Fixtures } from './fixtures.js'
+import type { Journal, JournalEntry } from './journal.js'
+import type { petSchema } from './schemas.js'
+import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import type { PersistedState, SandboxStore } from './store.js'
+
+// The public types of a sandbox and its worlds (createSandbox is in sandbox.ts).
+
+/**
+ * Options shared by every runtime (`createSandbox`, `setupSandboxServer`,
+ * `setupSandboxWorker`, `createSandboxApp` and the CLI flags of the same names).
+ * @see README.md#options
+ */
+export interface SandboxOptions {
+  /** Faker seed: the same seed and count give the same pets, byte for byte. Default 42. */
+  seed?: number
+  /** How many pets to seed. Default 50. */
+  count?: number
+  /** Fixed data: demo keys and plans, categories, or pets to serve instead of faker's. */
+  fixtures?: Fixtures
+  /** The startup scenario: a loaded scenario's name or a scenario definition. */
+  scenario?: string | Scenario
+  /** More scenarios to load beside the built-in ones. */
+  scenarios?: Scenario[]
+  /** Where the API lives: `/v1` on any origin by default, or full base addresses. */
+  baseUrl?: string | string[]
+  /** Added to every /v1 response: milliseconds, or a `{ minMs, maxMs }` range. */
+  latency?: Latency
+  /** The sandbox clock: real time by default; `{ now, frozen }` for tests. */
+  clock?: ClockOptions
+  /** How many requests `GET /__sandbox/requests` keeps. Default 100. */
+  journalSize?: number
+  /**
+   * The bytes the journals of the default session and every other session keep
+   * together (an entry counts 256 bytes plus the UTF-8 bytes of its strings): over it,
+   * the oldest entries of all sessions go first, but each session keeps its last 10.
+   * Default 32 MiB (33,554,432).
+   * @see README.md#sessions
+   */
+  maxJournalBytes?: number
+  /**
+   * Your own msw handlers, placed before the sandbox's in every runtime: their answers
+   * are yours (not counted against limits, no headers added) and journalled as
+   * overrides; one that returns nothing falls through to the sandbox.
+   * @see README.md#your-own-msw-handlers
+   */
+  handlers?: readonly RequestHandler[]
+  /**
+   * Where the default data is kept beyond memory (the CLI's `--persist` file is one).
+   * Every change is written through it and waited for: a create is answered 201 only
+   * once the store has written it, and 507 `storage_failed` when it throws or rejects;
+   * `reset()`, `reloadFixtures()` and `importState()` write the whole state. Scenario
+   * datasets stay in memory. None by default. `createFileStore(path)` of
+   * `petstore-sandbox/node` is the CLI's `--persist` file: it restores what the file
+   * holds here, and `close()` releases it.
+   * @example
+   * createSandbox({ store: { write: (change) => log.push(change) } })
+   * @see README.md#persistence-stores
+   */
+  store?: SandboxStore
+  /** At most this many live sessions; the least recently used goes first. Default 1,000. */
+  maxSessions?: number
+  /** A session idle this long (by the sandbox clock) expires. Default 3,600 s. */
+  sessionTtlSeconds?: number
+  /**
+   * The most pets requests may create in one world (the default data, a scenario's own
+   * data); one more is 507 `storage_full`. Default 100,000. Ids in fixtures and scenario
+   * files must leave room for them (at most 2^53 - 1 - maxPets).
+   */
+  maxPets?: number
+  /** The most created pets across every world of the sandbox. Default 1,000,000. */
+  maxTotalPets?: number
+}
+
+/** What `GET /__sandbox` returns. */
+export interface SandboxState {
+  scenario: { name: string; description: string }
+  /** The session this state is of: `default`, or the one the request named. */
+  session: string
+  startupScenario: string
+  scenarios: Array<{ name: string; description: string }>
+  seed: number
+  count: number
+  counts: { pets: number }
+  keys: Array<{
+    key: string
+    plan: string
+    perMinute: number
+    perDay: number
+    expired: boolean
+    /** The scenario a scenario key selects. */
+    scenario?: string
+  }>
+  clock: { now: string; frozen: boolean }
+  baseUrls: string[]
+}
+
+/**
+ * A world: one session's pets (the seeded data plus its own changes), rate-limit windows
+ * and bans, clock, scenario switch and journal. The sandbox itself is the default one;
+ * `sandbox.session(id)` gives the others.
+ * @see README.md#sessions
+ */
+export interface World {
+  /** `default`, or the id requests name with `X-Sandbox-Session` or a session key. */
+  readonly id: string
+  /**
+   * The session's pets as an @msw/data collection, right at the first read (once the
+   * sandbox's seed is in place: `await sandbox.ready`): the seeded pets and what the
+   * session created. Its records are shared with other sessions and frozen: change
+   * them through the collection (`update`, `delete`), as its requests do.
+   */
+  readonly db: { pets: Collection<typeof petSchema> }
+  readonly clock: Clock
+  readonly journal: Journal
+  /** The scenario the session's requests get when they name none. */
+  readonly scenario: Scenario
+  /** Resolves once the session's data is in place. */
+  readonly ready: Promise<void>
+  /** Back to the start: seeded data, fresh windows and bans, the clock, the startup scenario, an empty journal. */
+  reset(): Promise<void>
+  /** Switches the session's scenario until reset. */
+  useScenario(scenario: string | Scenario): void
+  state(): SandboxState
+}
+
+/** A live session, as `GET /__sandbox/sessions` lists it. */
+export interface SessionInfo {
+  id: string
+  createdAt: string
+  lastUsedAt: string
+  pets: number
+}
+
+/**
+ * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
+ * model, with its clock, scenarios and request journal.
+ * @see README.md#createsandbox
+ */
+export interface Sandbox extends World {
+  /**
+   * A session's world, made if it is not live (as its first request would): for tests
+   * and the browser. `default` is the sandbox itself.
+   * @see README.md#sessions
+   */
+  session(id: string): World
+  /** The live sessions besides the default one, least recently used first. */
+  sessions(): SessionInfo[]
+  /** Ends a session; false when it was not live. */
+  endSession(id: string): boolean
+  /** The msw request handlers (yours first); give them to setupServer, setupWorker or getResponse. */
+  readonly handlers: RequestHandler[]
+  /** Your own handlers (option `handlers`), in front of the sandbox's. */
+  readonly overrides: readonly RequestHandler[]
+  /**
+   * Replaces your own handlers for runtimes that read them per request (the Express
+   * adapter, the CLI's `--watch`); `setupServer`/`setupWorker` keep the list they got.
+   */
+  useOverrides(handlers: readonly RequestHandler[]): void
+  /** Journals a request one of your handlers answered, marked as an override. */
+  recordOverride(request: Request, status: number): void
+  /** The @msw/data collections of the default data. */
+  readonly db: { pets: Collection<typeof petSchema> }
+  readonly clock: Clock
+  readonly journal: Journal
+  readonly scenarios: ScenarioRegistry
+  /** The scenario requests get when they name none. */
+  readonly scenario: Scenario
+  readonly startupScenario: string
+  readonly bases: ApiBase[]
+  readonly seed: number
+  readonly count: number
+  /**
+   * Resolves once the seeded data (or the last reset, reload or restore) is in place;
+   * a store that failed to write it does not make it reject.
+   */
+  readonly ready: Promise<void>
+  /**
+   * Back to the start: seeded data, fresh windows and bans, the clock, the startup
+   * scenario, an empty journal. With a store, resolves once it has written the state
+   * (rejects with a StoreWriteError if it could not; the sandbox is reset anyway).
+   */
+  reset(): Promise<void>
+  /** Switches the scenario for every following request until reset. */
+  useScenario(scenario: string | Scenario): void
+  /** Loads (or replaces) a scenario so it can be selected by name. */
+  addScenario(scenario: Scenario): void
+  /**
+   * Replaces the fixtures and reloads the data they define; created pets are kept, with
+   * their ids unless a pet of the new fixtures has it. Requests sent meanwhile wait for
+   * the reload. Written through the store like a reset.
+   */
+  reloadFixtures(fixtures: Fixtures | undefined): Promise<void>
+  state(): SandboxState
+  /** Calls `listener` after every /v1 request; returns the function that unsubscribes. */
+  onRequest(listener: (entry: JournalEntry) => void): () => void
+  /** The default data's pets, for persistence. */
+  exportState(): PersistedState
+  /**
+   * Replaces the default data's pets with persisted ones (validated), and writes them
+   * through the store. Pets whose ids are not seeded ones count as created.
+   */
+  importState(state: unknown, source?: string): Promise<void>
+  /**
+   * Closes the store (option `store`), if it has a `close()`: waits for its pending
+   * writes and releases what it holds (`createFileStore`'s lock). Later creates are
+   * answered 507 `storage_failed`. Nothing to do without a store.
+   * @example
+   * const sandbox = createSandbox({ store: createFileStore('state.jsonl') })
+   * afterAll(() => sandbox.close())
+   * @see README.md#a-file-store-in-code
+   */
+  close(): Promise<void>
+  /**
+   * The sandbox's one port: answers a request of the API or the control API, or
+   * undefined when the URL is neither's (the caller goes on to other handlers). The msw
+   * handlers are thin wrappers over it.
+   */
+  handle(request: Request, init?: HandleInit): Promise<Reply | undefined>
+  /**
+   * Whether `handle` answers this URL (`target`: the path and query as sent): the
+   * decision a server adapter makes before it reads a body, the same the handlers make.
+   */
+  owns(url: URL, target?: string): boolean
+  /**
+   * The answer to a request a server refused before the API read it (a body over its
+   * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
+   * counted) and a journal entry. `target` is the path as sent.
+   */
+  refuse(request: Request, failure: Failure, target?: string): Reply
+  /**
+   * The rate-limit headers of an answer a server gives before it can read a request (a
+   * 431, 408 or 400 on the socket): the anonymous plan's window, not counted.
+   */
+  rateLimitHeaders(): HeaderMap
+}
+
+/** What a transport knows of a request besides the Fetch Request. */
+export interface HandleInit {
+  /** The body, when the transport has read it already (the request then has none). */
+  body?: Uint8Array
+  /** The path and query as the client sent them, before any URL parser normalised them. */
+  target?: string
+  /**
+   * The request's `Origin`, when the server does not trust it (the standalone app's
+   * rule, README.md#security): a `/v1` request may then use the default session and
+   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
+   * instead of making it. msw runtimes leave it out: what they intercept comes from the
+   * process itself, or from pages of the worker's own origin.
+   */
+  untrustedOrigin?: string
+}

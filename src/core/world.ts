@@ -1,0 +1,182 @@
+import type { KnownKey } from './auth.js'
+import type { ApiBase } from './base-url.js'
+import { createClock, type Clock, type ClockOptions } from './clock.js'
+import type { Plan } from './fixtures.js'
+import { Journal, type JournalEntry } from './journal.js'
+import type { JournalBudget } from './journal-budget.js'
+import type { PetQuota } from './pet-quota.js'
+import type { Seed } from './pet-seed.js'
+import { PetStore, type PetData, type PetPersistence } from './pet-store.js'
+import { RateLimiter } from './rate-limit.js'
+import type { SandboxState, World } from './sandbox-types.js'
+import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import { DEFAULT_SESSION, type SessionEntry } from './sessions.js'
+
+/**
+ * What every world of a sandbox shares, read live. One object for the sandbox: each
+ * world holds a reference to it, not copies of its parts. Functions rather than
+ * getters: V8 keeps an object literal with a getter as a dictionary, slower to read, and
+ * every request of every world reads this one.
+ */
+export interface Shared {
+  readonly bases: ApiBase[]
+  /** The demo keys as indexed now: loading a scenario may add some. */
+  keys(): Map<string, KnownKey>
+  /** The plan whose window unauthenticated requests are shown (Free, by default). */
+  anonymousPlan(): { name: string; plan: Plan }
+  readonly registry: ScenarioRegistry
+  readonly latency: Latency | undefined
+  readonly clockOptions: ClockOptions | undefined
+  readonly journalSize: number
+  /** The bytes every world's journal shares. */
+  readonly journalBudget: JournalBudget
+  /** Every world of the sandbox counts its created pets here. */
+  readonly quota: PetQuota
+  /** Tells the sandbox's request listeners (`onRequest`) of a world's request. */
+  forward(entry: JournalEntry): void
+  /** The startup scenario as it is loaded now. */
+  startupScenario(): Scenario
+  /** The scenario `useScenario` names (by name, or a definition to load). */
+  selectScenario(scenario: string | Scenario): Scenario
+  /** The seeded pets of the default data, or of a scenario's own data, made once. */
+  seedFor(scenario?: Scenario): Seed | Promise<Seed>
+  stateOf(world: World, pets: number): SandboxState
+}
+
+/**
+ * A world: the default session's or another session's pets (the shared seed plus its
+ * own changes), rate-limit windows and bans, clock, scenario switch and journal. One
+ * class for every world: it is what the session registry keeps, what the API reads and
+ * what `sandbox.session(id)` returns (the default one behind the sandbox itself).
+ *
+ * Memory per world is what limits how many sessions a server keeps live
+ * (README.md#performance), so this is a class of fixed shape: its methods live once on
+ * the prototype, and what a world may never use (its own collection, the pets of data
+ * scenarios) is made on first use.
+ */
+export class SandboxWorld implements SessionEntry, World {
+  lastUsedAt: number
+  readonly clock: Clock
+  readonly limiter = new RateLimiter()
+  readonly journal: Journal
+  /** The session the API journals its requests under; none for the default one. */
+  readonly session: string | undefined
+  readonly #shared: Shared
+  #active: Scenario
+  readonly #pets: PetStore
+  #db: { pets: PetStore['collection'] } | undefined
+  /** Its pets under each scenario that brings its own data, once a request used one. */
+  #scenarioPets: Map<string, PetStore> | undefined
+
+  constructor(
+    readonly id: string,
+    readonly createdAt: number,
+    shared: Shared,
+    persistence?: PetPersistence,
+  ) {
+    this.lastUsedAt = createdAt
+    this.session = id === DEFAULT_SESSION ? undefined : id
+    this.#shared = shared
+    this.clock = createClock(shared.clockOptions)
+    this.journal = new Journal(shared.journalSize, shared.forward, shared.journalBudget)
+    this.#active = shared.startupScenario()
+    // The seed of the default data: seedFor with no scenario (no closure a world).
+    this.#pets = new PetStore({ seed: shared.seedFor, quota: shared.quota, persistence })
+  }
+
+  // What every world shares, read through to the sandbox.
+  get bases(): ApiBase[] {
+    return this.#shared.bases
+  }
+  get keys(): Map<string, KnownKey> {
+    return this.#shared.keys()
+  }
+  get anonymousPlan(): { name: string; plan: Plan } {
+    return this.#shared.anonymousPlan()
+  }
+  get registry(): ScenarioRegistry {
+    return this.#shared.registry
+  }
+  get latency(): Latency | undefined {
+    return this.#shared.latency
+  }
+
+  /** The world's own pets (its default data). */
+  get pets(): PetStore {
+    return this.#pets
+  }
+
+  activeScenario(): Scenario {
+    return this.#active
+  }
+
+  /** The pets a request under this scenario reads: the world's, or the scenario's own data. */
+  dataset(scenario: Scenario): PetData | Promise<PetData> {
+    if (!scenario.data) return this.#pets
+    this.#scenarioPets ??= new Map()
+    let data = this.#scenarioPets.get(scenario.name)
+    if (!data) {
+      const shared = this.#shared
+      data = new PetStore({ seed: () => shared.seedFor(scenario), quota: shared.quota })
+      this.#scenarioPets.set(scenario.name, data)
+    }
+    const store = data
+    return store.loading ? store.ready.then(() => store) : store
+  }
+
+  get db(): { pets: PetStore['collection'] } {
+    return (this.#db ??= { pets: this.#pets.collection })
+  }
+
+  get scenario(): Scenario {
+    return this.#active
+  }
+
+  get ready(): Promise<void> {
+    return this.#pets.ready
+  }
+
+  reset(): Promise<void> {
+    this.limiter.reset()
+    this.clock.reset()
+    this.journal.clear()
+    this.#active = this.#shared.startupScenario()
+    this.dropScenarioPets()
+    return this.#pets.reset()
+  }
+
+  useScenario(scenario: string | Scenario): void {
+    this.#active = this.#shared.selectScenario(scenario)
+  }
+
+  /** Switches to this scenario (already selected) when it is the active one's name: it was reloaded. */
+  refreshScenario(scenario: Scenario): void {
+    if (this.#active.name === scenario.name) this.#active = scenario
+  }
+
+  state(): SandboxState {
+    return this.#shared.stateOf(this, this.petCount())
+  }
+
+  /** What `state().counts.pets` says, without building the rest (a list of 10,000 sessions reads it). */
+  petCount(): number {
+    return this.#pets.count()
+  }
+
+  /** Drops the pets of data scenarios (one, or all): their created pets stop counting. */
+  dropScenarioPets(name?: string): void {
+    if (!this.#scenarioPets) return
+    for (const [key, data] of this.#scenarioPets) {
+      if (name !== undefined && key !== name) continue
+      data.release()
+      this.#scenarioPets.delete(key)
+    }
+  }
+
+  /** The session is gone (expired, evicted or ended): its pets and journal give back what they held. */
+  dispose(): void {
+    this.#pets.release()
+    this.dropScenarioPets()
+    this.journal.clear()
+  }
+}
