@@ -39,6 +39,10 @@ createFileStore(42)
 const persisted = createSandbox({ store })
 const closing: Promise<void> = persisted.close()
 const restored: Promise<boolean> = store.restored
+// @ts-expect-error the adapters' port is not on the public Sandbox type (issue 22)
+void sandbox.handle(new Request('http://localhost/v1/pets'))
+// @ts-expect-error nor is the override plumbing
+sandbox.useOverrides([])
 export const used = [sandbox, pet, nameless, server.sandbox.clock, worker.sandbox.reset, closing, restored, noFileStore]
 `
 
@@ -48,6 +52,10 @@ const app = createSandboxApp({ seed: 1 })
 app.use(createSandboxMiddleware({ seed: 2 }))
 // @ts-expect-error bodyLimit is a number
 createSandboxMiddleware({ bodyLimit: 'big' })
+// @ts-expect-error the CLI's pinned-msw fast path is no option of the library (issue 22)
+createSandboxMiddleware({ fastPath: {} })
+// @ts-expect-error nor is the standalone app's overridesEverywhere
+createSandboxApp({ overridesEverywhere: true })
 export const sandbox = app.sandbox
 export const persisted = createSandboxApp({ store: createFileStore('state.jsonl') })
 `

@@ -4,8 +4,9 @@ import { resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import { isLoopbackAddress } from '../core/request-trust.js'
 import { createSandbox } from '../core/sandbox.js'
+import { portOf } from '../core/sandbox-port.js'
 import { StoreWriteError } from '../core/store.js'
-import { createSandboxApp } from '../express/create-sandbox-app.js'
+import { buildSandboxApp } from '../express/create-sandbox-app.js'
 import { listenSandboxApp } from '../express/listen-sandbox-app.js'
 import { packageAssets } from '../express/package-assets.js'
 import {
@@ -74,16 +75,19 @@ export async function serve(flags: ServeFlags): Promise<void> {
   // A token given (flag, else environment) is required on any bind; without one, a
   // server bound beyond loopback generates one (README.md#security).
   const controlToken = flags.controlToken ?? nonEmpty(process.env[CONTROL_TOKEN_ENV])
-  const app = createSandboxApp(sandbox, {
-    fastPath: cliFastPath,
-    ...(flags.corsOrigin === undefined ? {} : { allowedOrigins: flags.corsOrigin }),
-    ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
-    ...(controlToken === undefined ? {} : { controlToken }),
-    onError: (error) =>
-      warn(
-        `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
-      ),
-  })
+  const app = buildSandboxApp(
+    sandbox,
+    {
+      ...(flags.corsOrigin === undefined ? {} : { allowedOrigins: flags.corsOrigin }),
+      ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost }),
+      ...(controlToken === undefined ? {} : { controlToken }),
+      onError: (error) =>
+        warn(
+          `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
+        ),
+    },
+    cliFastPath,
+  )
   const server = await listen(app, flags)
   const { port, address } = server.address() as AddressInfo
   const origin = `http://${displayHost(flags.host)}:${port}`
@@ -176,7 +180,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
         report('scenario', path, `scenario "${scenario.name}" reloaded from ${path}`)
       } else if (flags.handlers !== undefined && path === resolve(flags.handlers)) {
         const handlers = await loadHandlersModule(path, true)
-        sandbox.useOverrides(handlers)
+        portOf(sandbox).useOverrides(handlers)
         report(
           'handlers',
           path,

@@ -1,5 +1,6 @@
 import { answeredBySandbox } from './handlers.js'
 import type { Sandbox } from './sandbox.js'
+import { portOf } from './sandbox-port.js'
 
 /** What msw's `setupServer` and `setupWorker` share and the sandbox hooks into. */
 interface MswSetup {
@@ -25,12 +26,13 @@ export function attachSandbox<Setup extends MswSetup>(
   setup: Setup,
   sandbox: Sandbox,
 ): Setup & { readonly sandbox: Sandbox } {
+  const port = portOf(sandbox)
   const resetMswHandlers = setup.resetHandlers.bind(setup)
   // Any mocked answer the sandbox did not give came from the user's own handlers (the
   // handlers option, or server.use() in a test): journalled as an override.
   setup.events.on('response:mocked', ({ request, requestId, response }) => {
     if (!answeredBySandbox(request, requestId)) {
-      sandbox.recordOverride(request, response.status)
+      port.recordOverride(request, response.status)
     }
   })
   Object.defineProperty(setup, 'sandbox', { value: sandbox, enumerable: true })

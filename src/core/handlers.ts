@@ -2,7 +2,8 @@ import { http, HttpHandler, type RequestHandler } from 'msw'
 import { toResponse, type Reply } from './api-errors.js'
 import { basePattern } from './base-url.js'
 import { CONTROL_PATH } from './routes.js'
-import type { HandleInit, Sandbox } from './sandbox.js'
+import type { Sandbox } from './sandbox.js'
+import { portOf, type HandleInit } from './sandbox-port.js'
 
 /** The resolver of a sandbox handler: a response, or undefined to let msw go on. */
 export type SandboxResolver = (
@@ -58,7 +59,7 @@ const kept = new WeakMap<Request, Request>()
 
 /**
  * The msw handler of a sandbox: one `http.all` over the API's base paths and the control
- * API's, a thin wrapper over `sandbox.handle`. Routing happens in the core, so unknown
+ * API's, a thin wrapper over the sandbox's port (`portOf(sandbox).handle`). Routing happens in the core, so unknown
  * paths and wrong methods get the API's Error body (never msw's "unhandled request"
  * warning) in every runtime.
  */
@@ -68,10 +69,11 @@ export function createSandboxHandler(
 ): HttpHandler {
   const pattern = basePattern(sandbox.bases, (base) => [base.path, CONTROL_PATH])
   const respond = transport.respond ?? toResponse
+  const port = portOf(sandbox)
   const resolve: SandboxResolver = async (request, requestId) => {
     // A user's handler before this one may have read the body and fallen through.
     const readable = request.bodyUsed ? (kept.get(request) ?? request) : request
-    const reply = await sandbox.handle(readable, transport.init?.(request))
+    const reply = await port.handle(readable, transport.init?.(request))
     if (!reply) return undefined
     noteAnswered(request, requestId)
     return respond(reply, request)

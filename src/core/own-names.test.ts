@@ -3,6 +3,7 @@ import { SandboxError } from './errors.js'
 import { resolveFixtures } from './fixtures.js'
 import { createSandbox, type SandboxOptions } from './sandbox.js'
 import { parseScenario } from './scenarios.js'
+import { portOf } from './sandbox-port.js'
 
 // Names a file gives (plans, keys) are looked up as the file's own: Object's
 // `constructor`, `toString`... are not plans, and `__proto__` cannot be one (issue 21).
@@ -21,7 +22,7 @@ function thrown(run: () => unknown): SandboxError {
 }
 
 async function get(sandbox: ReturnType<typeof createSandbox>, path: string, key: string) {
-  const reply = await sandbox.handle(
+  const reply = await portOf(sandbox).handle(
     new Request(`https://x.test${path}`, { headers: { authorization: `Bearer ${key}` } }),
   )
   if (!reply) throw new Error('not answered')
@@ -66,7 +67,7 @@ describe('fixtures', () => {
     const reply = await get(sandbox, '/v1/pets', 'k')
     expect(reply.status).toBe(200)
     expect(reply.headers['x-ratelimit-limit']).toBe('7')
-    const session = await sandbox.handle(
+    const session = await portOf(sandbox).handle(
       new Request('https://x.test/__sandbox/sessions', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -1,6 +1,5 @@
 import type { Collection } from '@msw/data'
 import type { RequestHandler } from 'msw'
-import type { Failure, HeaderMap, Reply } from './api-errors.js'
 import type { ApiBase } from './base-url.js'
 import type { Clock, ClockOptions } from './clock.js'
 import type { Fixtures } from './fixtures.js'
@@ -157,13 +156,6 @@ export interface Sandbox extends World {
   readonly handlers: RequestHandler[]
   /** Your own handlers (option `handlers`), in front of the sandbox's. */
   readonly overrides: readonly RequestHandler[]
-  /**
-   * Replaces your own handlers for runtimes that read them per request (the Express
-   * adapter, the CLI's `--watch`); `setupServer`/`setupWorker` keep the list they got.
-   */
-  useOverrides(handlers: readonly RequestHandler[]): void
-  /** Journals a request one of your handlers answered, marked as an override. */
-  recordOverride(request: Request, status: number): void
   /** The @msw/data collections of the default data. */
   readonly db: { pets: Collection<typeof petSchema> }
   readonly clock: Clock
@@ -216,42 +208,4 @@ export interface Sandbox extends World {
    * @see README.md#a-file-store-in-code
    */
   close(): Promise<void>
-  /**
-   * The sandbox's one port: answers a request of the API or the control API, or
-   * undefined when the URL is neither's (the caller goes on to other handlers). The msw
-   * handlers are thin wrappers over it.
-   */
-  handle(request: Request, init?: HandleInit): Promise<Reply | undefined>
-  /**
-   * Whether `handle` answers this URL (`target`: the path and query as sent): the
-   * decision a server adapter makes before it reads a body, the same the handlers make.
-   */
-  owns(url: URL, target?: string): boolean
-  /**
-   * The answer to a request a server refused before the API read it (a body over its
-   * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
-   * counted) and a journal entry. `target` is the path as sent.
-   */
-  refuse(request: Request, failure: Failure, target?: string): Reply
-  /**
-   * The rate-limit headers of an answer a server gives before it can read a request (a
-   * 431, 408 or 400 on the socket): the anonymous plan's window, not counted.
-   */
-  rateLimitHeaders(): HeaderMap
-}
-
-/** What a transport knows of a request besides the Fetch Request. */
-export interface HandleInit {
-  /** The body, when the transport has read it already (the request then has none). */
-  body?: Uint8Array
-  /** The path and query as the client sent them, before any URL parser normalised them. */
-  target?: string
-  /**
-   * The request's `Origin`, when the server does not trust it (the standalone app's
-   * rule, README.md#security): a `/v1` request may then use the default session and
-   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
-   * instead of making it. msw runtimes leave it out: what they intercept comes from the
-   * process itself, or from pages of the worker's own origin.
-   */
-  untrustedOrigin?: string
 }

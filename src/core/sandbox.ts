@@ -17,7 +17,7 @@ import {
   DEFAULT_SEED,
   parsePersistedState,
 } from './sandbox-options.js'
-import { createPort } from './sandbox-port.js'
+import { createPort, registerPort } from './sandbox-port.js'
 import type { Sandbox, SandboxOptions, SandboxState, World } from './sandbox-types.js'
 import {
   BUILT_IN_SCENARIOS,
@@ -37,8 +37,8 @@ import { STATE_FORMAT } from './store.js'
 import { SandboxWorld, type Shared } from './world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'
+export type { HandleInit } from './sandbox-port.js'
 export type {
-  HandleInit,
   Sandbox,
   SandboxOptions,
   SandboxState,
@@ -210,9 +210,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     get overrides() {
       return overrides
     },
-    useOverrides(handlers) {
-      overrides = checkOverrides(handlers, 'useOverrides()')
-    },
     get db() {
       return main.db
     },
@@ -272,20 +269,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async close() {
       await options.store?.close?.()
     },
-    ...createPort({
-      bases,
-      keys: () => keys,
-      main,
-      sessions,
-      worldOf,
-      face: (world) => face(world),
-      get sandbox() {
-        return sandbox
-      },
-    }),
   }
   /** A world as its users see it: the sandbox itself for the default one. */
   const face = (world: SandboxWorld): World => (world === main ? sandbox : world)
+  registerPort(sandbox, {
+    ...createPort({ bases, keys: () => keys, main, sessions, worldOf, face, sandbox }),
+    useOverrides(handlers) {
+      overrides = checkOverrides(handlers, 'useOverrides()')
+    },
+  })
 
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.

@@ -7,14 +7,16 @@ import express, {
 import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
 import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
+import { portOf } from '../core/sandbox-port.js'
 import {
   createAccessControl,
   tokenMatches,
   type AccessOptions,
 } from './access-control.js'
 import {
-  createSandboxMiddleware,
+  buildSandboxMiddleware,
   resolveSandbox,
+  type MswFastPath,
   type ExpressAdapterOptions,
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
@@ -66,12 +68,24 @@ export function createSandboxApp(
 ): SandboxApp {
   const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions, [
     'bodyLimit',
-    'fastPath',
     'onError',
     'allowedOrigins',
     'allowedHosts',
     'controlToken',
   ])
+  return buildSandboxApp(sandbox, adapter)
+}
+
+/**
+ * `createSandboxApp` over a ready sandbox, with the CLI's pinned-msw fast path when it
+ * gives one (src/cli/fast-path.ts): for the CLI only, never exported by an entry.
+ */
+export function buildSandboxApp(
+  sandbox: Sandbox,
+  adapter: SandboxAppAdapterOptions,
+  fastPath?: MswFastPath,
+): SandboxApp {
+  const port = portOf(sandbox)
   const assets = packageAssets()
   const app = express()
   app.disable('x-powered-by')
@@ -82,7 +96,7 @@ export function createSandboxApp(
   const access = createAccessControl(adapter, (req, res, failure) => {
     const target = originForm(req.url, req.headers.host)
     const url = requestUrl(req, 'localhost', '/')
-    sendReply(sandbox.refuse(toFetchRequest(req, url), failure, target), res)
+    sendReply(port.refuse(toFetchRequest(req, url), failure, target), res)
   })
   app.use(access.headers)
   // Before any routing, for every page of the server: a target or Host that is not one.
@@ -97,17 +111,20 @@ export function createSandboxApp(
       refused.code === 'invalid_host' ? 'localhost' : (host ?? 'localhost'),
       '/',
     )
-    sendReply(sandbox.refuse(toFetchRequest(req, url), refused, target), res)
+    sendReply(port.refuse(toFetchRequest(req, url), refused, target), res)
   })
   app.use(access.guard)
   app.use(access.preflight)
   app.use(
-    createSandboxMiddleware(sandbox, {
-      ...(adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {}),
-      ...(adapter.fastPath ? { fastPath: adapter.fastPath } : {}),
-      overridesEverywhere: true,
-      untrustedOrigin: access.untrustedOrigin,
-    }),
+    buildSandboxMiddleware(
+      sandbox,
+      adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {},
+      {
+        ...(fastPath ? { fastPath } : {}),
+        overridesEverywhere: true,
+        untrustedOrigin: access.untrustedOrigin,
+      },
+    ),
   )
   app.use(refusePageMethods(assets))
 

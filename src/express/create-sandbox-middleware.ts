@@ -14,7 +14,8 @@ import { fail, type Failure } from '../core/api-errors.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
-import { createSandbox, type HandleInit, type Sandbox } from '../core/sandbox.js'
+import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { portOf, type HandleInit } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
@@ -24,32 +25,39 @@ import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /**
- * A faster way through msw for a copy of msw whose version is pinned (the CLI bundle's):
- * how to build the sandbox's handler and what to do to a request before msw sees it.
- * Not for the msw a user installs, which the adapter uses through its public API only.
- * @internal
+ * A faster way through msw for a copy of msw whose version is pinned (the CLI bundle's,
+ * src/cli/fast-path.ts): how to build the sandbox's handler and what to do to a request
+ * before msw sees it. Not for the msw a user installs, which the adapter uses through
+ * its public API only; no entry exports it, and no public option takes it.
  */
 export interface MswFastPath {
   define(pattern: RegExp, resolve: SandboxResolver): HttpHandler
   prepare(request: Request): void
 }
 
-/** Options of the Express adapter itself. */
-export interface ExpressAdapterOptions {
-  /** The largest request body in bytes; a larger one gets 413 `payload_too_large`. Default 64 KiB. */
-  bodyLimit?: number
-  /** @internal The CLI's pinned-msw fast path; see {@link MswFastPath}. */
+/**
+ * What the standalone app (createSandboxApp, the CLI) adds to the middleware: the third
+ * parameter of `buildSandboxMiddleware`, which no public function or type has.
+ */
+export interface MiddlewareInternals {
+  /** The CLI's pinned-msw fast path; see {@link MswFastPath}. */
   fastPath?: MswFastPath
   /**
-   * @internal Let the user's handlers (option `handlers`) answer any path, not only the
+   * Let the user's handlers (option `handlers`) answer any path, not only the
    * sandbox's: the standalone app, where nothing else reads request bodies.
    */
   overridesEverywhere?: boolean
   /**
-   * @internal The standalone app's origin rule: the request's `Origin` when the app does
-   * not trust it, so that such a page cannot make sessions (README.md#security).
+   * The standalone app's origin rule: the request's `Origin` when the app does not
+   * trust it, so that such a page cannot make sessions (README.md#security).
    */
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
+}
+
+/** Options of the Express adapter itself. */
+export interface ExpressAdapterOptions {
+  /** The largest request body in bytes; a larger one gets 413 `payload_too_large`. Default 64 KiB. */
+  bodyLimit?: number
 }
 
 /** Sandbox options (paths allowed, as in `petstore-sandbox/node`) plus the adapter's. */
@@ -59,7 +67,7 @@ export type SandboxMiddlewareOptions = NodeSandboxOptions & ExpressAdapterOption
 export type SandboxMiddleware = RequestHandler & { readonly sandbox: Sandbox }
 
 /** The options of the adapter, not of the sandbox, when both come in one object. */
-const ADAPTER_KEYS = ['bodyLimit', 'fastPath', 'overridesEverywhere', 'untrustedOrigin']
+const ADAPTER_KEYS = ['bodyLimit']
 
 /**
  * Creates an Express 5 middleware that answers `/v1` and `/__sandbox` with the sandbox's
@@ -78,8 +86,21 @@ export function createSandboxMiddleware(
   adapterOptions: ExpressAdapterOptions = {},
 ): SandboxMiddleware {
   const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions)
+  return buildSandboxMiddleware(sandbox, adapter)
+}
+
+/**
+ * `createSandboxMiddleware` with what the standalone app adds (`internals`): for
+ * createSandboxApp and the CLI only, never exported by an entry.
+ */
+export function buildSandboxMiddleware(
+  sandbox: Sandbox,
+  adapter: ExpressAdapterOptions,
+  internals: MiddlewareInternals = {},
+): SandboxMiddleware {
   const limit = checkBodyLimit(adapter.bodyLimit)
-  const { fastPath } = adapter
+  const { fastPath, overridesEverywhere, untrustedOrigin } = internals
+  const port = portOf(sandbox)
 
   // What the adapter knows of its requests besides the Fetch Request, and the text of
   // the sandbox's answers: the body goes beside the request and the answer comes without
@@ -116,8 +137,8 @@ export function createSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const owned = sandbox.owns(url, target)
-    if (!owned && !(adapter.overridesEverywhere && sandbox.overrides.length > 0)) {
+    const owned = port.owns(url, target)
+    if (!owned && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }
     void answer(req, res, next, url, target, badHost, owned)
@@ -134,7 +155,7 @@ export function createSandboxMiddleware(
   ) {
     try {
       if (badHost) {
-        return sendReply(sandbox.refuse(toFetchRequest(req, url), badHost, target), res)
+        return sendReply(port.refuse(toFetchRequest(req, url), badHost, target), res)
       }
       let body: Buffer | undefined
       if (req.readableEnded || (req as { _body?: boolean })._body) {
@@ -143,7 +164,7 @@ export function createSandboxMiddleware(
       } else if (hasBody(req)) {
         const read = await readBody(req, limit)
         if (!Buffer.isBuffer(read)) {
-          const refused = sandbox.refuse(
+          const refused = port.refuse(
             toFetchRequest(req, url),
             fail(
               'payload_too_large',
@@ -160,7 +181,7 @@ export function createSandboxMiddleware(
       const overrides = sandbox.overrides
       const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
       const init: HandleInit = body === undefined ? { target } : { body, target }
-      const untrusted = adapter.untrustedOrigin?.(req)
+      const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted
       inits.set(request, init)
       fastPath?.prepare(request)
@@ -169,7 +190,7 @@ export function createSandboxMiddleware(
       const response = await getResponse(handlers as MswRequestHandler[], request)
       if (!response) return next()
       const text = texts.get(response)
-      if (text === undefined) sandbox.recordOverride(request, response.status)
+      if (text === undefined) port.recordOverride(request, response.status)
       await sendFetchResponse(response, res, text)
     } catch (error) {
       next(error)

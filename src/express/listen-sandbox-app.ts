@@ -18,6 +18,7 @@ import {
 } from '../core/api-errors.js'
 import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
 import type { Sandbox } from '../core/sandbox.js'
+import { portOf } from '../core/sandbox-port.js'
 import { sendReply } from './send-fetch-response.js'
 
 /** Where and how the standalone server listens. */
@@ -79,7 +80,7 @@ export function listenSandboxApp(
   const sandbox = (app as Express & { sandbox?: Sandbox }).sandbox
   // The headers of every answer given before the app sees a request.
   const closing = (): HeaderMap => ({
-    ...(sandbox?.rateLimitHeaders() ?? {}),
+    ...(sandbox ? portOf(sandbox).rateLimitHeaders() : {}),
     ...CLOSING,
   })
   // The last request of each connection whose headers were read: a timeout while its

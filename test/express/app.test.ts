@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import {
   CORS_EXPOSED_HEADERS,
   DEFAULT_BODY_LIMIT,
@@ -212,12 +212,14 @@ describe('transport errors are JSON too', () => {
 
   test('an error inside a handler is a 500 Error body without a stack trace, reported to onError', async () => {
     const errors: unknown[] = []
-    const sandbox = {
-      ...app.sandbox,
-      handle: () => Promise.reject(new Error('boom at secret/path.ts')),
-    }
-    const { createSandboxApp, listenSandboxApp } =
+    const { createSandbox, createSandboxApp, listenSandboxApp } =
       await import('petstore-sandbox/express')
+    const sandbox = createSandbox({ seed: 42 })
+    // The adapters' port (not on the public type) fails the way a bug in the core would.
+    const { portOf } = await import('../../src/core/sandbox-port.js')
+    vi.spyOn(portOf(sandbox), 'handle').mockRejectedValue(
+      new Error('boom at secret/path.ts'),
+    )
     const server = await listenSandboxApp(
       createSandboxApp(sandbox, { onError: (error) => errors.push(error) }),
       { port: 0 },

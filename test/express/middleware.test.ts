@@ -4,6 +4,7 @@ import express from 'express'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createSandbox, createSandboxMiddleware } from 'petstore-sandbox/express'
 import { cliFastPath } from '../../src/cli/fast-path.js'
+import { buildSandboxMiddleware } from '../../src/express/create-sandbox-middleware.js'
 import { rawRequest as rawSocket } from '../hostile/raw-http.js'
 
 const FREE = { authorization: 'Bearer sandbox-free-key' }
@@ -19,7 +20,7 @@ beforeAll(async () => {
   app.use('/mock', createSandboxMiddleware(sandbox))
   app.use('/parsed', express.json(), createSandboxMiddleware(sandbox))
   // The CLI's way through its pinned msw (test/cli/fast-path.test.ts holds it to msw).
-  app.use('/fast', createSandboxMiddleware(sandbox, { fastPath: cliFastPath }))
+  app.use('/fast', buildSandboxMiddleware(sandbox, {}, { fastPath: cliFastPath }))
   await new Promise<void>((resolve) => {
     server = app.listen(0, '127.0.0.1', () => resolve())
   })

@@ -7,6 +7,7 @@ import {
   spoiledQuery,
   spoiledSegments,
 } from './arbitraries.js'
+import { portOf } from '../../src/core/sandbox-port.js'
 
 // Whatever dot segments, encoded dots, slashes or backslashes a path holds, and wherever
 // they stand, a request that starts under /v1 or /__sandbox (as sent) never reaches
@@ -70,7 +71,7 @@ test('paths with dot segments or encoded separators are refused before routing, 
           },
           ...(method === 'GET' ? {} : { body: '{"name":"rate-limited"}' }),
         })
-        const reply = await sandbox.handle(request, { target })
+        const reply = await portOf(sandbox).handle(request, { target })
         expect(reply?.status, target).toBe(400)
         expect(JSON.parse(reply?.text ?? '{}').code, target).toBe('invalid_path')
         expect(JSON.stringify(sandbox.state())).toBe(before)
@@ -110,7 +111,7 @@ test('a malformed percent-escape in any segment or parameter is refused before r
         method,
         headers: { authorization: 'Bearer sandbox-free-key' },
       })
-      const reply = await sandbox.handle(request, { target: sent })
+      const reply = await portOf(sandbox).handle(request, { target: sent })
       let malformed = false
       try {
         decodeURIComponent(sent)

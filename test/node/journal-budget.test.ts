@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { createSandbox, SandboxError } from 'petstore-sandbox'
+import { portOf } from '../../src/core/sandbox-port.js'
 
 const KEY = { authorization: 'Bearer sandbox-free-key' }
 /** A path and query of 12 KB, as a page could send in every request of a flood. */
@@ -13,7 +14,9 @@ async function get(
 ) {
   const headers: Record<string, string> = { ...KEY }
   if (session !== undefined) headers['x-sandbox-session'] = session
-  const reply = await sandbox.handle(new Request(`https://x.test${path}`, { headers }))
+  const reply = await portOf(sandbox).handle(
+    new Request(`https://x.test${path}`, { headers }),
+  )
   return reply
 }
 
@@ -70,7 +73,7 @@ test('the journals of all sessions stay within maxJournalBytes, and a quiet sess
   expect(sandbox.journal.recent()).toHaveLength(3)
 
   // GET /__sandbox/requests shows what is left, and ?after=<id> what came since.
-  const listed = await sandbox.handle(
+  const listed = await portOf(sandbox).handle(
     new Request('https://x.test/__sandbox/requests?after=10', {
       headers: { 'x-sandbox-session': 'alice' },
     }),
