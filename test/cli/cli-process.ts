@@ -187,6 +187,25 @@ export function events(cli: CliProcess, type: string): Array<Record<string, unkn
 
 export const FREE = { authorization: 'Bearer sandbox-free-key' }
 
+/** Creates a pet on a server's API with the Free key: categoryId 2, plus `fields`. */
+export const createPet = (
+  api: string,
+  name: string,
+  fields: Record<string, unknown> = {},
+) =>
+  fetch(`${api}/pets`, {
+    method: 'POST',
+    headers: { ...FREE, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 2, ...fields }),
+  })
+
+/** The first 100 pets of a server's list, with the Free key. */
+export const listPets = async (api: string) =>
+  (await (await fetch(`${api}/pets?limit=100`, { headers: FREE })).json()) as Array<{
+    id: number
+    name: string
+  }>
+
 /**
  * Polls `check` until it returns a value other than undefined: for file-system events,
  * which have no other signal. Time-dependent behaviour uses the sandbox clock instead.

@@ -12,7 +12,14 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { FREE, killAll, removeCliBuild, runCli, startServer } from './cli-process.js'
+import {
+  createPet,
+  killAll,
+  listPets,
+  removeCliBuild,
+  runCli,
+  startServer,
+} from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
 // The --persist file over real processes: a real short write (ulimit -f, then EFBIG), a
@@ -31,18 +38,6 @@ afterEach(async () => {
 })
 afterAll(removeCliBuild)
 
-const create = (api: string, name: string) =>
-  fetch(`${api}/pets`, {
-    method: 'POST',
-    headers: { ...FREE, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 2 }),
-  })
-const list = async (api: string) =>
-  (await (await fetch(`${api}/pets?limit=100`, { headers: FREE })).json()) as Array<{
-    id: number
-    name: string
-  }>
-
 /**
  * Creates big pets until one is refused; checks the 507, the one log line, and that the
  * file holds exactly the acknowledged pets, after a restart too.
@@ -55,7 +50,7 @@ async function fillUntilRefused(
   let refused: Response | undefined
   for (let index = 0; index < 200 && !refused; index++) {
     const name = `${index}-${'x'.repeat(900)}`
-    const response = await create(server.api, name)
+    const response = await createPet(server.api, name)
     if (response.status === 201) acknowledged.push(name)
     else refused = response
   }
@@ -71,7 +66,7 @@ async function fillUntilRefused(
   )
   expect(lines[0]).toMatch(cause)
   // The refused pet is neither served nor in the file, which still loads.
-  expect((await list(server.api)).map((pet) => pet.name)).not.toContain(
+  expect((await listPets(server.api)).map((pet) => pet.name)).not.toContain(
     expect.stringMatching(new RegExp(`^${acknowledged.length}-`)),
   )
   const names = readStateFile(file).pets.map((pet) => pet.name)
@@ -87,16 +82,16 @@ describe('a full disk is a 507, never a 201, and the file keeps every acknowledg
     const acknowledged = await fillUntilRefused(server, /EFBIG|short write/)
     // Refused again while the disk is full, and the file does not change.
     const before = readFileSync(file, 'utf8')
-    expect((await create(server.api, `again-${'y'.repeat(900)}`)).status).toBe(507)
+    expect((await createPet(server.api, `again-${'y'.repeat(900)}`)).status).toBe(507)
     expect(readFileSync(file, 'utf8')).toBe(before)
     server.cli.child.kill('SIGKILL')
     await server.cli.exited
 
     // With room again: exactly the acknowledged pets, and ids go on.
     const next = await startServer(['--persist', file])
-    const pets = await list(next.api)
+    const pets = await listPets(next.api)
     expect(pets.slice(50).map((pet) => pet.name)).toEqual(acknowledged)
-    const rex = (await (await create(next.api, 'Rex')).json()) as { id: number }
+    const rex = (await (await createPet(next.api, 'Rex')).json()) as { id: number }
     expect(rex.id).toBeGreaterThan(50 + acknowledged.length)
   })
 
@@ -203,8 +198,12 @@ describe('what a state file may hold', () => {
     }
     writeFileSync(file, JSON.stringify(v1, null, 2))
     const { cli, api } = await startServer(['--persist', file])
-    expect((await list(api)).map((one) => one.name)).toEqual(['Pet 1', 'Pet 2', 'Old'])
-    expect(((await (await create(api, 'New')).json()) as { id: number }).id).toBe(11)
+    expect((await listPets(api)).map((one) => one.name)).toEqual([
+      'Pet 1',
+      'Pet 2',
+      'Old',
+    ])
+    expect(((await (await createPet(api, 'New')).json()) as { id: number }).id).toBe(11)
     const state = readStateFile(file)
     expect(state.version).toBe(2)
     expect(state.header).toEqual({
@@ -266,12 +265,16 @@ describe('what a state file may hold', () => {
   test('a torn last line (a write a kill cut short, never answered) is dropped and reported', async () => {
     writeFileSync(file, `${log(pet(1), pet(2), pet(3, 'Kept'))}{"id":4,"name":"Tor`)
     const { cli, api } = await startServer(['--persist', file])
-    expect((await list(api)).map((one) => one.name)).toEqual(['Pet 1', 'Pet 2', 'Kept'])
+    expect((await listPets(api)).map((one) => one.name)).toEqual([
+      'Pet 1',
+      'Pet 2',
+      'Kept',
+    ])
     expect(cli.stderr()).toMatch(
       /state\.json: its last line \(line 5, 19 bytes\) was cut short/,
     )
     // Rewritten without it at start.
     expect(readStateFile(file).torn).toBeUndefined()
-    expect(((await (await create(api, 'Next')).json()) as { id: number }).id).toBe(4)
+    expect(((await (await createPet(api, 'Next')).json()) as { id: number }).id).toBe(4)
   })
 })

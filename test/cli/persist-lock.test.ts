@@ -4,13 +4,14 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
 import {
+  type CliProcess,
+  createPet,
   eventually,
-  FREE,
   killAll,
+  listPets,
   removeCliBuild,
   runCli,
   startServer,
-  type CliProcess,
 } from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
@@ -30,18 +31,7 @@ afterEach(async () => {
 })
 afterAll(removeCliBuild)
 
-const create = (api: string, name: string) =>
-  fetch(`${api}/pets`, {
-    method: 'POST',
-    headers: { ...FREE, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 2 }),
-  })
-const names = async (api: string) =>
-  (
-    (await (await fetch(`${api}/pets?limit=100`, { headers: FREE })).json()) as Array<{
-      name: string
-    }>
-  ).map((pet) => pet.name)
+const names = async (api: string) => (await listPets(api)).map((pet) => pet.name)
 const lockOwner = () =>
   JSON.parse(readFileSync(`${file}.lock`, 'utf8')) as { pid: number; hostname: string }
 
@@ -67,7 +57,8 @@ function deadPid() {
 
 test('a second server on the same file refuses to start (exit 1, naming the file and the pid); every 201 of the first survives a restart', async () => {
   const first = await startServer(['--persist', file])
-  for (const name of ['A', 'B']) expect((await create(first.api, name)).status).toBe(201)
+  for (const name of ['A', 'B'])
+    expect((await createPet(first.api, name)).status).toBe(201)
 
   const second = await runCli([
     '--port',
@@ -87,7 +78,7 @@ test('a second server on the same file refuses to start (exit 1, naming the file
   expect(lines[0]).toMatch(/Stop that server, or point --persist at another file/)
 
   // The first one goes on, on its file.
-  expect((await create(first.api, 'C')).status).toBe(201)
+  expect((await createPet(first.api, 'C')).status).toBe(201)
   first.cli.child.kill('SIGTERM')
   expect((await first.cli.exited).code).toBe(0)
   const next = await startServer(['--persist', file])
@@ -96,7 +87,7 @@ test('a second server on the same file refuses to start (exit 1, naming the file
 
 test("a SIGKILLed server's lock does not keep the next one out", async () => {
   const first = await startServer(['--persist', file])
-  expect((await create(first.api, 'Kept')).status).toBe(201)
+  expect((await createPet(first.api, 'Kept')).status).toBe(201)
   first.cli.child.kill('SIGKILL')
   await first.cli.exited
   expect(lockOwner().pid).toBe(first.cli.child.pid)
@@ -104,7 +95,7 @@ test("a SIGKILLed server's lock does not keep the next one out", async () => {
   const next = await startServer(['--persist', file])
   expect(lockOwner().pid).toBe(next.cli.child.pid)
   expect((await names(next.api)).slice(50)).toEqual(['Kept'])
-  expect((await create(next.api, 'After')).status).toBe(201)
+  expect((await createPet(next.api, 'After')).status).toBe(201)
   next.cli.child.kill('SIGTERM')
   await next.cli.exited
   expect(
@@ -184,7 +175,7 @@ describe('a full disk at restart', () => {
         const acknowledged: string[] = []
         let refused = false
         for (let index = 0; index < 50 && !refused; index++) {
-          const response = await create(first.api, big(`${index}`))
+          const response = await createPet(first.api, big(`${index}`))
           if (response.status === 201) acknowledged.push(big(`${index}`))
           else refused = response.status === 507
         }
@@ -210,7 +201,7 @@ describe('a full disk at restart', () => {
           /state\.json: read-only, its lock .*state\.json\.lock could not be created \(ENOSPC.*creates answer 507 storage_failed until there is room/,
         )
         expect((await names(next.api)).slice(50)).toEqual(acknowledged)
-        const full = await create(next.api, big('Still full'))
+        const full = await createPet(next.api, big('Still full'))
         expect(full.status).toBe(507)
         expect(((await full.json()) as { code: string; message: string }).code).toBe(
           'storage_failed',
@@ -220,7 +211,7 @@ describe('a full disk at restart', () => {
         // Room again: the lock is taken, and creates are appended.
         rmSync(filler, { force: true })
         rmSync(join(point, 'filler-2'), { force: true })
-        expect((await create(next.api, 'Room again')).status).toBe(201)
+        expect((await createPet(next.api, 'Room again')).status).toBe(201)
         expect(lockOwner().pid).toBe(next.cli.child.pid)
         expect(
           readStateFile(file)

@@ -9,7 +9,14 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
-import { FREE, killAll, removeCliBuild, runCli, startServer } from './cli-process.js'
+import {
+  createPet,
+  killAll,
+  listPets,
+  removeCliBuild,
+  runCli,
+  startServer,
+} from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
 let folder: string
@@ -24,17 +31,7 @@ afterEach(async () => {
 })
 afterAll(removeCliBuild)
 
-const create = (api: string, name: string) =>
-  fetch(`${api}/pets`, {
-    method: 'POST',
-    headers: { ...FREE, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 2, status: 'pending' }),
-  })
-const list = async (api: string) =>
-  (await (await fetch(`${api}/pets?limit=100`, { headers: FREE })).json()) as Array<{
-    id: number
-    name: string
-  }>
+const create = (api: string, name: string) => createPet(api, name, { status: 'pending' })
 
 test('created pets survive a restart (SIGTERM flushes), and ids continue', async () => {
   const first = await startServer(['--persist', file])
@@ -50,7 +47,7 @@ test('created pets survive a restart (SIGTERM flushes), and ids continue', async
   })
 
   const second = await startServer(['--persist', file])
-  const pets = await list(second.api)
+  const pets = await listPets(second.api)
   expect(pets).toHaveLength(51)
   expect(pets.at(-1)).toEqual({ id: 51, name: 'Rex', categoryId: 2, status: 'pending' })
   expect(((await (await create(second.api, 'Bo')).json()) as { id: number }).id).toBe(52)
