@@ -6,6 +6,7 @@ import {
   petSchema,
   petStatusSchema,
 } from '../core/schemas.js'
+import { scenarioSchema } from '../core/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>
@@ -237,6 +238,7 @@ for (const [id, schema] of Object.entries({
   SessionList: sessionListSchema,
   SessionRequest: sessionRequestSchema,
   SessionKeys: sessionKeysSchema,
+  Scenario: scenarioSchema,
 })) {
   componentRegistry.add(schema, { id })
 }
@@ -249,6 +251,8 @@ for (const [id, schema] of Object.entries({
 export const JSON_SCHEMA_OPTIONS: Parameters<typeof z.toJSONSchema>[1] = {
   target: 'draft-2020-12',
   io: 'input',
+  // A scenario's records of plans and keys are own-name records (a custom check): {}.
+  unrepresentable: 'any',
   uri: (id) => `#/components/schemas/${id}`,
   override: ({ zodSchema, jsonSchema }) => {
     // The list of codes lives beside the document, not in the core's schema.

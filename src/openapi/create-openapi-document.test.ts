@@ -124,6 +124,8 @@ describe('paths', () => {
       resetSandbox: ['200'],
       getScenario: ['200'],
       useScenario: ['200', '400'],
+      defineScenario: ['200', '201', '400', '404', '405', '415'],
+      deleteScenario: ['204', '400', '404', '405'],
       getClock: ['200'],
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
