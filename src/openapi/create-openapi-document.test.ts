@@ -282,3 +282,10 @@ describe('error codes', () => {
     expect(named).toBeGreaterThan(40)
   })
 })
+
+test("getPet's petId has an example, a seeded pet (contract testers call the path with it)", () => {
+  const petId = document.paths['/pets/{petId}'].get.parameters.find(
+    (parameter: { name: string }) => parameter.name === 'petId',
+  )
+  expect(petId.example).toBe(1)
+})
