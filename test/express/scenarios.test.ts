@@ -47,6 +47,7 @@ test('every built-in scenario is covered here', () => {
     'default',
     'empty-store',
     'expired-key',
+    'flaky-network',
     'invalid-key',
     'missing-pet',
     'rate-limit-countdown',
