@@ -19,7 +19,7 @@ const dropped: JournalEntry = {
 test('a dropped request says so, not status 0', () => {
   const line = formatRequest(dropped, 'pretty', (_color, text) => text)
   expect(line).toMatch(
-    /^\d\d:\d\d:\d\d GET \/v1\/pets dropped \(no answer\) 0 ms sandbox-flaky-network-key \(free\) \[flaky-network\]$/,
+    /^\d\d:\d\d:\d\d #7 GET \/v1\/pets dropped \(no answer\) 0 ms sandbox-flaky-network-key \(free\) \[flaky-network\]$/,
   )
   expect(line).not.toMatch(/ 0 dropped/)
 })

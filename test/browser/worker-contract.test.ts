@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { defineFaultsSuite } from '../contract/faults-suite.js'
+import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 import { demoDir, serveDemo } from './serve-demo.js'
@@ -120,4 +121,5 @@ async function startWorker(): Promise<{ origin: string; close(): Promise<void> }
 
 const RUNTIME = 'browser runtime (petstore-sandbox/browser, service worker)'
 defineContractSuite(RUNTIME, startWorker)
+defineRequestIdsSuite(RUNTIME, startWorker)
 defineFaultsSuite(RUNTIME, startWorker)
