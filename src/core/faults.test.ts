@@ -79,6 +79,8 @@ describe('dropsRequest', () => {
     expect(dropShare(scenario, 'listPets')).toBe(0.2)
     expect(dropShare(scenario, undefined)).toBe(0.2)
     expect(dropShare(faults({ getPet: { drop: 1 } }), 'listPets')).toBe(0)
+    // Names of Object's prototype are no operation: they follow *.
+    expect(dropShare(faults({ '*': { drop: 0.2 } }), 'constructor')).toBe(0.2)
   })
 })
 

@@ -1,4 +1,5 @@
-import type { Operation, Scenario } from './scenarios.js'
+import { ownValue } from './own-names.js'
+import type { Scenario } from './scenarios.js'
 
 /** Which request of which session of which sandbox: what decides a drop. */
 export interface RequestCoordinates {
@@ -16,11 +17,14 @@ export interface RequestCoordinates {
  */
 export function dropShare(
   scenario: Pick<Scenario, 'faults'>,
-  operation: Operation | undefined,
+  /** The route's operation id (`listPets`), or undefined for a path of no operation. */
+  operation: string | undefined,
 ): number {
   const faults = scenario.faults
   if (!faults) return 0
-  return ((operation && faults[operation]) || faults['*'])?.drop ?? 0
+  // Own names only: "constructor" is no operation of the scenario's.
+  const own = operation === undefined ? undefined : ownValue(faults, operation)
+  return (own ?? faults['*'])?.drop ?? 0
 }
 
 /**
@@ -37,7 +41,7 @@ export function dropShare(
  */
 export function dropsRequest(
   scenario: Pick<Scenario, 'faults'>,
-  operation: Operation | undefined,
+  operation: string | undefined,
   coordinates: RequestCoordinates,
 ): boolean {
   const share = dropShare(scenario, operation)

@@ -1,4 +1,5 @@
 import { connect } from 'node:net'
+import { http, HttpResponse } from 'msw'
 import { expect, test } from 'vitest'
 import { defineFaultsSuite } from '../contract/faults-suite.js'
 import { startApp } from './start-app.js'
@@ -71,7 +72,9 @@ test('a dropped request closes its keep-alive connection without writing a byte'
       headers: { authorization: 'Bearer sandbox-flaky-network-key' },
     })
     expect(retry.status).toBe(200)
-    const { requests } = (await (await fetch(`${app.origin}/__sandbox/requests`)).json()) as {
+    const { requests } = (await (
+      await fetch(`${app.origin}/__sandbox/requests`)
+    ).json()) as {
       requests: Array<{ path: string; status: number; dropped?: true }>
     }
     expect(requests.map((entry) => [entry.path, entry.status, entry.dropped])).toEqual([
@@ -79,6 +82,31 @@ test('a dropped request closes its keep-alive connection without writing a byte'
       ['/v1/pets?limit=2', 0, true],
       ['/v1/pets?limit=1', 200, undefined],
     ])
+  } finally {
+    await app.close()
+  }
+})
+
+test("a user's handler that answers HttpResponse.error() closes the socket too, as in msw", async () => {
+  // Before, Express tried to write status 0 and answered 500: not what msw runtimes do.
+  const app = await startApp({
+    seed: 42,
+    handlers: [http.get('*/v1/pets/13', () => HttpResponse.error())],
+  })
+  try {
+    const failed = await fetch(`${app.origin}/v1/pets/13`).then(
+      (response) => response.status,
+      (error: Error) => error.name,
+    )
+    expect(failed).toBe('TypeError')
+    const { requests } = (await (
+      await fetch(`${app.origin}/__sandbox/requests`)
+    ).json()) as {
+      requests: Array<{ path: string; status: number; override?: true; dropped?: true }>
+    }
+    // The user's handler answered (an override), the scenario dropped nothing.
+    expect(requests[0]).toMatchObject({ path: '/v1/pets/13', status: 0, override: true })
+    expect(requests[0]).not.toHaveProperty('dropped')
   } finally {
     await app.close()
   }

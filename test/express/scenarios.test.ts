@@ -119,6 +119,20 @@ describe('started with a scenario, the server behaves as it says', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(1450)
   })
 
+  test('flaky-network: requests 2, 5 and 7 of seed 42 get no answer (fetch rejects), the others 200', async () => {
+    const api = await start('flaky-network')
+    const outcomes: Array<number | string> = []
+    for (let index = 0; index < 7; index++) {
+      outcomes.push(
+        await api.get('/v1/pets?limit=1').then(
+          (response) => response.status,
+          (error: Error) => error.name,
+        ),
+      )
+    }
+    expect(outcomes).toEqual([200, 'TypeError', 200, 200, 'TypeError', 200, 'TypeError'])
+  })
+
   test('a reset returns to the startup scenario after a runtime switch', async () => {
     const api = await start('missing-pet')
     await api.control('PUT', '/scenario', { name: 'default' })
