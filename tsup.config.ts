@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { Plugin } from 'esbuild'
 import { defineConfig } from 'tsup'
 // --- CommonJS build (issue 16, Jest): its settings; the build itself is further down.
@@ -29,13 +30,18 @@ const LIBRARY_BUNDLED = [
   /^zod(\/|$)/,
 ]
 
-/** An esbuild plugin writing the build's metafile to `file`. */
+/**
+ * An esbuild plugin writing the build's metafile to `file`. tsup writes the outputs after
+ * esbuild ends, so on a clean build the folder may not exist yet.
+ */
 function writeMetafile(file: string): Plugin {
   return {
     name: 'write-metafile',
     setup(build) {
       build.onEnd((result) => {
-        if (result.metafile) writeFileSync(file, JSON.stringify(result.metafile))
+        if (!result.metafile) return
+        mkdirSync(dirname(file), { recursive: true })
+        writeFileSync(file, JSON.stringify(result.metafile))
       })
     },
   }
