@@ -378,6 +378,7 @@ async function measureColdStart(petsFile) {
   )
   const runs = { bare: [], sandbox: [] }
   const inside = { bare: [], sandbox: [] }
+  const cpu = { bare: [], sandbox: [] }
   for (let run = 0; run <= config.coldStartRuns; run++) {
     for (const [side, mode] of [
       ['bare', 'msw'],
@@ -389,12 +390,14 @@ async function measureColdStart(petsFile) {
       if (run === 0) continue
       runs[side].push(wall)
       inside[side].push(result.ms)
+      cpu[side].push(result.cpuMs)
     }
   }
   const summary = pairedSummary(runs, 'ms')
   summary.answeredAt = pairedSummary(inside, 'ms')
+  summary.cpu = pairedSummary(cpu, 'ms')
   log(
-    `cold start: msw/node ${summary.bare.ms.toFixed(0)} ms, petstore-sandbox/node ${summary.sandbox.ms.toFixed(0)} ms (${summary.ratio.toFixed(2)}x); answered at ${summary.answeredAt.bare.ms.toFixed(0)} and ${summary.answeredAt.sandbox.ms.toFixed(0)} ms (${summary.answeredAt.ratio.toFixed(2)}x)`,
+    `cold start: msw/node ${summary.bare.ms.toFixed(0)} ms, petstore-sandbox/node ${summary.sandbox.ms.toFixed(0)} ms (${summary.ratio.toFixed(2)}x); answered at ${summary.answeredAt.bare.ms.toFixed(0)} and ${summary.answeredAt.sandbox.ms.toFixed(0)} ms (${summary.answeredAt.ratio.toFixed(2)}x); CPU ${summary.cpu.bare.ms.toFixed(0)} and ${summary.cpu.sandbox.ms.toFixed(0)} ms (${summary.cpu.ratio.toFixed(2)}x)`,
   )
   return summary
 }

@@ -386,6 +386,13 @@ export function renderMarkdown(results, targets, comparison) {
                 `**${fmt(results.coldStart.ratio)}**`,
                 `${limitOf('cold-start')}${verdict('cold-start')}`,
               ],
+              [
+                'the same, CPU time of the process to the answer (user + system)',
+                `${fmt(results.coldStart.cpu.bare.ms, 0)} ms`,
+                `${fmt(results.coldStart.cpu.sandbox.ms, 0)} ms`,
+                fmt(results.coldStart.cpu.ratio),
+                '-',
+              ],
             ]
           : []),
       ],
@@ -489,6 +496,7 @@ export function figures(results) {
     out['cold start ms msw/node'] = results.coldStart.bare.ms
     out['cold start ms sandbox'] = results.coldStart.sandbox.ms
     out['cold start ratio'] = results.coldStart.ratio
+    out['cold start CPU ratio'] = results.coldStart.cpu?.ratio
   }
   const share = floorShare(results)
   if (share !== undefined) out['GET /v1/pets req/s, sandbox/msw floor'] = share
