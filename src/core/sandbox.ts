@@ -26,6 +26,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
+import { createSessionCarrying } from './session-carry.js'
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
@@ -185,6 +186,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { world: session, created }
   }
 
+  const carrying = createSessionCarrying({
+    seed,
+    count,
+    maxPets,
+    registry,
+    origin: bases.find((base) => base.origin !== undefined)?.origin ?? 'http://localhost',
+    main,
+    sessions,
+    worldOf,
+    face: (world) => face(world),
+  })
+
   const sandbox: Sandbox = {
     id: DEFAULT_SESSION,
     session(id) {
@@ -269,6 +282,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async close() {
       await options.store?.close?.()
     },
+    ...carrying,
   }
   /** A world as its users see it: the sandbox itself for the default one. */
   const face = (world: SandboxWorld): World => (world === main ? sandbox : world)

@@ -1,0 +1,135 @@
+import { SandboxError } from './errors.js'
+import { journalToHar, type Har } from './har.js'
+import type { World } from './sandbox-types.js'
+import type { Scenario, ScenarioRegistry } from './scenarios.js'
+import {
+  exportWorld,
+  parseSessionExport,
+  restoreWorld,
+  type RestoreTarget,
+  type SessionExport,
+} from './session-export.js'
+import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
+import type { SandboxWorld } from './world.js'
+
+/** What carrying sessions reads of the sandbox. */
+export interface CarrySandbox {
+  readonly seed: number
+  readonly count: number
+  readonly maxPets: number | undefined
+  readonly registry: ScenarioRegistry
+  /** The origin `exportHar` puts the journal's paths on when the caller names none. */
+  readonly origin: string
+  readonly main: SandboxWorld
+  readonly sessions: SessionRegistry<SandboxWorld>
+  worldOf(id: string): { world: SandboxWorld; created: boolean }
+  face(world: SandboxWorld): World
+}
+
+/** The sandbox's methods that carry a session out and in (see {@link Sandbox}). */
+export interface SessionCarrying {
+  exportSession(id?: string): Promise<SessionExport>
+  importSession(id: string, data: unknown, source?: string): Promise<World>
+  exportHar(id?: string, origin?: string): Har
+}
+
+/** The run-time scenarios of a world (issue 23 §4): none until a world keeps its own. */
+function runTimeScenarios(world: SandboxWorld): readonly Scenario[] {
+  return (
+    (world as { definedScenarios?: () => readonly Scenario[] }).definedScenarios?.() ?? []
+  )
+}
+
+/** How an export is put into a world: what restoreWorld changes of it. */
+function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): RestoreTarget {
+  const carried = new Map<string, Scenario>()
+  return {
+    pets: world.pets,
+    clock: world.clock,
+    hasScenario: (name) => registry.has(name),
+    defineScenario(scenario) {
+      const own = world as { defineScenario?: (scenario: Scenario) => void }
+      if (own.defineScenario) own.defineScenario(scenario)
+      else carried.set(scenario.name, scenario)
+    },
+    useScenario(name) {
+      world.useScenario(carried.get(name) ?? name)
+    },
+  }
+}
+
+export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying {
+  /** A live world by id (the default one always is), or a SandboxError naming the live ones. */
+  const liveWorld = (id: string, action: string): SandboxWorld => {
+    if (id === DEFAULT_SESSION) return sandbox.main
+    const world = sandbox.sessions.peek(id)
+    if (world) return world
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      action,
+      `there is no live session ${JSON.stringify(id.slice(0, 70))}`,
+      'Name one that sandbox.sessions() lists, or leave the id out for the default session.',
+    )
+  }
+  return {
+    async exportSession(id = DEFAULT_SESSION) {
+      const world = liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`)
+      await world.ready
+      return exportWorld({
+        session: world.id,
+        seed: sandbox.seed,
+        count: sandbox.count,
+        scenario: world.scenario.name,
+        scenarios: runTimeScenarios(world),
+        clock: world.clock,
+        pets: world.pets.snapshot(),
+        journal: world.journal,
+      })
+    },
+
+    async importSession(id, data, source = 'importSession()') {
+      const action = `import the session ${JSON.stringify(String(id).slice(0, 70))}`
+      if (typeof id !== 'string' || !isSessionId(id)) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          action,
+          'a session id is 1 to 64 letters, digits, "-" or "_"',
+          'Use an id such as "alice-bug".',
+        )
+      }
+      if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          action,
+          'a session of that id is live',
+          `End it first (sandbox.endSession(${JSON.stringify(id)})), or import under another id.`,
+        )
+      }
+      const parsed = parseSessionExport(data, source, {
+        root: '',
+        maxPets: sandbox.maxPets,
+      })
+      const { world, created } = sandbox.worldOf(id)
+      await world.ready
+      try {
+        await restoreWorld(restoreTargetOf(world, sandbox.registry), parsed, source)
+      } catch (error) {
+        // Nothing half made: a refused export leaves no session behind.
+        if (created) sandbox.sessions.delete(id)
+        throw error
+      }
+      return sandbox.face(world)
+    },
+
+    exportHar(id = DEFAULT_SESSION, origin = sandbox.origin) {
+      const world = liveWorld(
+        id,
+        `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`,
+      )
+      return journalToHar(world.journal.recent().reverse(), {
+        origin,
+        complete: world.journal.complete,
+      })
+    },
+  }
+}
