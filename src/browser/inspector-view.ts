@@ -1,6 +1,12 @@
 import type { JournalEntry } from '../core/journal.js'
 import { copy, toCurl } from './inspector-curl.js'
 import { adviseOn } from './inspector-advice.js'
+import {
+  DOWNLOADS,
+  downloadName,
+  saveJson,
+  type DownloadKind,
+} from './inspector-download.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -15,6 +21,8 @@ export interface JournalPage {
 export interface InspectorSource {
   /** `session`: '' for the default one, a session id, or a session key. */
   read(session: string, after: number | undefined): Promise<JournalPage>
+  /** The session's export or HAR; with it, the inspector offers to download them. */
+  download?(session: string, kind: DownloadKind): Promise<unknown>
 }
 
 /** Options of {@link mountInspector}. */
@@ -108,6 +116,12 @@ export function mountInspector(
     el('button', { type: 'submit' }, 'Show session'),
     el('div', { class: 'psi-field' }, el('label', { for: filter.id }, 'Status'), filter),
   )
+  const download = options.source.download?.bind(options.source)
+  if (download) {
+    for (const [kind, label] of DOWNLOADS) {
+      form.append(el('button', { type: 'button', 'data-download': kind }, label))
+    }
+  }
   const heading = el(
     options.headingLevel === 2 ? 'h2' : 'h1',
     { class: 'psi-title' },
@@ -211,6 +225,22 @@ export function mountInspector(
     lastId = undefined
     if (timer !== undefined) clearTimeout(timer)
     void tick()
+  })
+  form.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest?.('button[data-download]')
+    const kind = button?.getAttribute('data-download') as DownloadKind | null
+    if (!download || !kind) return
+    const shown = session
+    download(shown, kind).then(
+      (data) => {
+        saveJson(doc, downloadName(shown, kind), data)
+        describeState(`; downloaded ${downloadName(shown, kind)}`)
+      },
+      (error: unknown) => {
+        status.textContent = `Cannot download: ${(error as Error).message}`
+        status.classList.add('psi-failed')
+      },
+    )
   })
   filter.addEventListener('change', () => {
     applyFilter()
