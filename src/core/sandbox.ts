@@ -186,7 +186,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { world: session, created }
   }
 
-  const carrying = createSessionCarrying({
+  const { register: registerCarrying, ...carrying } = createSessionCarrying({
     seed,
     count,
     maxPets,
@@ -293,6 +293,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   })
 
+  registerCarrying(sandbox)
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.
   options.store?.attach?.(sandbox)

@@ -58,7 +58,29 @@ function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): Resto
   }
 }
 
-export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying {
+/**
+ * What the control API uses beyond the public methods: it checks an export itself, to
+ * name its fields as the body's (`from.pets[3].name`), then imports it as checked.
+ */
+export interface CarryingInternals {
+  readonly maxPets: number | undefined
+  /** `importSession` of an export {@link checkSessionExport} has passed (with `maxPets`). */
+  importChecked(id: string, data: SessionExport, source: string): Promise<World>
+}
+
+const internals = new WeakMap<object, CarryingInternals>()
+
+/** The internals of a sandbox made by `createSandbox`, for the control API. */
+export function carryingOf(sandbox: object): CarryingInternals {
+  const found = internals.get(sandbox)
+  if (!found) throw new TypeError('Not a sandbox made by createSandbox()')
+  return found
+}
+
+/** The sandbox's methods, and the internals `carryingOf(sandbox)` finds once registered. */
+export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & {
+  register(face: object): void
+} {
   /** A live world by id (the default one always is), or a SandboxError naming the live ones. */
   const liveWorld = (id: string, action: string): SandboxWorld => {
     if (id === DEFAULT_SESSION) return sandbox.main
@@ -71,7 +93,23 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying {
       'Name one that sandbox.sessions() lists, or leave the id out for the default session.',
     )
   }
+  const importChecked = async (id: string, data: SessionExport, source: string) => {
+    const { world, created } = sandbox.worldOf(id)
+    await world.ready
+    try {
+      await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
+    } catch (error) {
+      // Nothing half made: a refused export leaves no session behind.
+      if (created) sandbox.sessions.delete(id)
+      throw error
+    }
+    return sandbox.face(world)
+  }
   return {
+    register(face) {
+      internals.set(face, { maxPets: sandbox.maxPets, importChecked })
+    },
+
     async exportSession(id = DEFAULT_SESSION) {
       const world = liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`)
       await world.ready
@@ -109,16 +147,7 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying {
         root: '',
         maxPets: sandbox.maxPets,
       })
-      const { world, created } = sandbox.worldOf(id)
-      await world.ready
-      try {
-        await restoreWorld(restoreTargetOf(world, sandbox.registry), parsed, source)
-      } catch (error) {
-        // Nothing half made: a refused export leaves no session behind.
-        if (created) sandbox.sessions.delete(id)
-        throw error
-      }
-      return sandbox.face(world)
+      return importChecked(id, parsed, source)
     },
 
     exportHar(id = DEFAULT_SESSION, origin = sandbox.origin) {
