@@ -5,7 +5,7 @@ import { SANDBOX_VERSION } from './version.js'
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser dev
 // tools import: the journal as an archive. Only what the journal kept is there: the
 // request's Content-Type and X-Sandbox-* headers and its first 4 KiB of body; of the
-// response, its status, rate-limit headers and, for an error, the Error body.
+// response, its status, request id, rate-limit headers and, for an error, the Error body.
 
 /** A HAR name/value pair (headers, query parameters). */
 export interface HarPair {
@@ -162,6 +162,12 @@ function harResponse(entry: JournalEntry): HarEntry['response'] {
   // Your own handlers' answers (overrides) are yours: their type is not known.
   const json = !entry.override && entry.status !== 204
   if (json) headers.push({ name: 'content-type', value: JSON_TYPE })
+  // An entry's id is its answer's request id (pipeline.ts's REQUEST_ID_HEADER, not
+  // imported: the pipeline reaches this module through the routes), except on your own
+  // handlers' answers.
+  if (!entry.override) {
+    headers.push({ name: 'x-sandbox-request-id', value: String(entry.id) })
+  }
   const limit = entry.rateLimit
   if (limit) {
     headers.push(

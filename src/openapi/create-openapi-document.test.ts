@@ -127,6 +127,7 @@ describe('paths', () => {
       getClock: ['200'],
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
+      getRequest: ['200', '400', '404', '405'],
       exportHar: ['200'],
       exportSession: ['200'],
       listSessions: ['200'],

@@ -9,6 +9,7 @@ const T0 = '2029-03-01T10:00:00.000Z'
 interface Answer {
   status: number
   body: any
+  requestId: string | null
 }
 
 /**
@@ -24,6 +25,8 @@ export function defineCarrySuite(
 ) {
   describe(`carrying a session (${runtime})`, () => {
     let target: ContractTarget
+    /** The X-Sandbox-Request-Id of alice's 404. */
+    let missingId: string | null = null
 
     async function call(
       method: string,
@@ -47,7 +50,11 @@ export function defineCarrySuite(
         openApiProblems(method, url.pathname, response.status, response.headers, parsed),
         `${method} ${path}`,
       ).toEqual([])
-      return { status: response.status, body: parsed }
+      return {
+        status: response.status,
+        body: parsed,
+        requestId: response.headers.get('x-sandbox-request-id'),
+      }
     }
 
     beforeAll(async () => {
@@ -69,7 +76,9 @@ export function defineCarrySuite(
         session: 'alice',
         json: { advanceSeconds: 3600 },
       })
-      expect((await call('GET', '/v1/pets/1', { session: 'alice' })).status).toBe(404)
+      const missing = await call('GET', '/v1/pets/1', { session: 'alice' })
+      expect(missing.status).toBe(404)
+      missingId = missing.requestId
     })
     afterAll(() => target.close())
 
@@ -184,6 +193,11 @@ export function defineCarrySuite(
       expect(body.log.entries[0].request.postData).toEqual({
         mimeType: 'application/json',
         text: '{"name":"Rex","categoryId":2,"status":"pending"}',
+      })
+      expect(missingId).toMatch(/^\d+$/)
+      expect(body.log.entries[1].response.headers).toContainEqual({
+        name: 'x-sandbox-request-id',
+        value: missingId,
       })
       expect(JSON.parse(body.log.entries[1].response.content.text)).toMatchObject({
         code: 'not_found',

@@ -100,6 +100,7 @@ describe('journalToHar', () => {
     expect(error?.response.statusText).toBe('Too Many Requests')
     expect(error?.response.headers).toEqual([
       { name: 'content-type', value: 'application/json' },
+      { name: 'x-sandbox-request-id', value: '2' },
       { name: 'x-ratelimit-limit', value: '10' },
       { name: 'x-ratelimit-remaining', value: '0' },
       { name: 'x-ratelimit-reset', value: '1935482460' },
