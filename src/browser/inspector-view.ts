@@ -118,9 +118,15 @@ export function mountInspector(
   )
   const download = options.source.download?.bind(options.source)
   if (download) {
-    for (const [kind, label] of DOWNLOADS) {
-      form.append(el('button', { type: 'button', 'data-download': kind }, label))
-    }
+    form.append(
+      el(
+        'div',
+        { class: 'psi-downloads', role: 'group', 'aria-label': 'Download this session' },
+        ...DOWNLOADS.map(([kind, label]) =>
+          el('button', { type: 'button', 'data-download': kind }, label),
+        ),
+      ),
+    )
   }
   const heading = el(
     options.headingLevel === 2 ? 'h2' : 'h1',
