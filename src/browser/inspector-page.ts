@@ -42,12 +42,42 @@ function download(session: string, kind: DownloadKind): Promise<unknown> {
   )
 }
 
-const root = document.getElementById('inspector')
-if (root) {
-  mountInspector(root, {
+/** The request the page's address names (`#request-42`, the CLI log's `#42`), if any. */
+function requestInHash(): number | undefined {
+  const id = /^#request-(\d{1,15})$/.exec(location.hash)?.[1]
+  return id === undefined ? undefined : Number(id)
+}
+
+/** The session that holds a request: GET /__sandbox/requests/{id} finds it in any. */
+async function sessionOf(id: number): Promise<string | undefined> {
+  const headers: Record<string, string> = {}
+  if (token !== undefined) headers['x-sandbox-control-token'] = token
+  const response = await fetch(`/__sandbox/requests/${id}`, {
+    headers,
+    cache: 'no-store',
+  })
+  if (!response.ok) return undefined
+  const entry = (await response.json()) as { session?: string }
+  return entry.session ?? ''
+}
+
+async function start(root: HTMLElement) {
+  const focus = requestInHash()
+  const found = focus === undefined ? undefined : await sessionOf(focus)
+  const inspector = mountInspector(root, {
     source: { read, download },
     origin: location.origin,
-    session: params.get('session') ?? '',
+    session: found ?? params.get('session') ?? '',
+    ...(focus === undefined ? {} : { focus }),
+  })
+  // A link to another request (the report's examples) opens it in its session.
+  addEventListener('hashchange', () => {
+    const id = requestInHash()
+    if (id === undefined) return
+    void sessionOf(id).then((session) => inspector.show(id, session ?? ''))
   })
   document.body.dataset.ready = 'true'
 }
+
+const root = document.getElementById('inspector')
+if (root) void start(root)

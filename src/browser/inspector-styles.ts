@@ -55,4 +55,5 @@ h2.psi-title { font-size: 1.2rem; }
 .psi summary { cursor: pointer; color: var(--accent); }
 .psi pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: .5rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
 .psi-empty { color: var(--muted); }
+.psi-focused { outline: 2px solid var(--accent); outline-offset: 2px; }
 `

@@ -36,6 +36,8 @@ export interface InspectorOptions {
   intervalMs?: number
   /** A heading of this level opens the inspector (1 on its own page, 2 in a panel). */
   headingLevel?: 1 | 2
+  /** A request id to open once it is shown (the page's `#request-<id>`). */
+  focus?: number
 }
 
 /** A mounted inspector; `stop()` ends its polling. */
@@ -43,6 +45,8 @@ export interface InspectorHandle {
   stop(): void
   /** Reads at once instead of at the next tick (tests, "refresh"). */
   refresh(): Promise<void>
+  /** Shows the session `session` and opens the request `id` in it. */
+  show(id: number, session: string): void
 }
 
 /** The most entries the page keeps in view: the journal itself keeps journalSize. */
@@ -159,7 +163,25 @@ export function mountInspector(
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   let reading: Promise<void> | undefined
+  let focus = options.focus
   const shown = new Map<number, HTMLLIElement>()
+
+  /** Opens the request asked for (`#request-<id>`) once a read has shown it. */
+  const openFocused = () => {
+    if (focus === undefined) return
+    const item = shown.get(focus)
+    if (!item) {
+      describeState(`; request ${focus} is not in its journal (any more)`)
+      focus = undefined
+      return
+    }
+    focus = undefined
+    for (const other of shown.values()) other.classList.remove('psi-focused')
+    item.classList.add('psi-focused')
+    item.hidden = false
+    item.querySelector('details')?.setAttribute('open', '')
+    item.scrollIntoView?.({ block: 'center' })
+  }
 
   const applyFilter = () => {
     const test = (FILTERS.find(([value]) => value === filter.value) ?? FILTERS[0])![2]
@@ -205,6 +227,7 @@ export function mountInspector(
       lastId = page.lastId
       applyFilter()
       describeState()
+      openFocused()
       status.classList.remove('psi-failed')
     } catch (error) {
       status.textContent = `Cannot read the journal: ${(error as Error).message}`
@@ -224,13 +247,17 @@ export function mountInspector(
     shown.clear()
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault()
-    session = sessionInput.value.trim()
+  const switchTo = (next: string) => {
+    session = next
+    sessionInput.value = next
     clear()
     lastId = undefined
     if (timer !== undefined) clearTimeout(timer)
     void tick()
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    switchTo(sessionInput.value.trim())
   })
   form.addEventListener('click', (event) => {
     const button = (event.target as Element).closest?.('button[data-download]')
@@ -265,6 +292,11 @@ export function mountInspector(
     async refresh() {
       await reading
       await read()
+    },
+    show(id, next) {
+      focus = id
+      if (next !== session) switchTo(next)
+      else openFocused()
     },
   }
 }
@@ -312,6 +344,7 @@ function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIEleme
   if (entry.operation) add('Operation', entry.operation)
 
   const item = el('li', {
+    id: `request-${entry.id}`,
     class: 'psi-entry',
     'data-status': String(entry.status),
     'data-id': String(entry.id),

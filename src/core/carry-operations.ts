@@ -44,6 +44,13 @@ export async function importSession(
     )
   }
   const { scenario, scenarios } = checked.value
+  const taken = scenarios.findIndex(({ name }) => sandbox.scenarios.has(name))
+  if (taken !== -1) {
+    return fail(
+      'validation_failed',
+      `Invalid body: from.scenarios[${taken}].name "${scenarios[taken]?.name}" is a scenario loaded in this sandbox, which a session cannot define. Rename it in the export (and from.scenario if it is the one selected).`,
+    )
+  }
   if (
     !sandbox.scenarios.has(scenario) &&
     !scenarios.some(({ name }) => name === scenario)

@@ -1,7 +1,7 @@
 import { SandboxError } from './errors.js'
 import { journalToHar, type Har } from './har.js'
 import type { World } from './sandbox-types.js'
-import type { Scenario, ScenarioRegistry } from './scenarios.js'
+import type { ScenarioRegistry } from './scenarios.js'
 import {
   exportWorld,
   parseSessionExport,
@@ -33,28 +33,15 @@ export interface SessionCarrying {
   exportHar(id?: string, origin?: string): Har
 }
 
-/** The run-time scenarios of a world (issue 23 §4): none until a world keeps its own. */
-function runTimeScenarios(world: SandboxWorld): readonly Scenario[] {
-  return (
-    (world as { definedScenarios?: () => readonly Scenario[] }).definedScenarios?.() ?? []
-  )
-}
-
 /** How an export is put into a world: what restoreWorld changes of it. */
 function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): RestoreTarget {
-  const carried = new Map<string, Scenario>()
   return {
     pets: world.pets,
     clock: world.clock,
     hasScenario: (name) => registry.has(name),
-    defineScenario(scenario) {
-      const own = world as { defineScenario?: (scenario: Scenario) => void }
-      if (own.defineScenario) own.defineScenario(scenario)
-      else carried.set(scenario.name, scenario)
-    },
-    useScenario(name) {
-      world.useScenario(carried.get(name) ?? name)
-    },
+    defineScenario: (scenario) => void world.defineScenario(scenario, 'the export'),
+    // By name: the world finds the ones it defined, then the sandbox's.
+    useScenario: (name) => world.useScenario(name),
   }
 }
 
@@ -118,7 +105,7 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
         seed: sandbox.seed,
         count: sandbox.count,
         scenario: world.scenario.name,
-        scenarios: runTimeScenarios(world),
+        scenarios: world.definedScenarios(),
         clock: world.clock,
         pets: world.pets.snapshot(),
         journal: world.journal,

@@ -8,6 +8,7 @@ import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
 import { parseScenario, scenarioSchema, type Scenario } from './scenarios.js'
 import { STATE_FORMAT } from './store.js'
+import { MAX_DEFINED_SCENARIOS } from './world.js'
 
 /** The format tag of a session as `GET /__sandbox/export` gives it and an import takes it. */
 export const SESSION_FORMAT = 'petstore-sandbox/session@1'
@@ -131,7 +132,7 @@ const sessionExportSchema = z.object({
   seed: z.number().check(z.int()),
   count: z.number().check(z.int(), z.gte(0)),
   scenario: z.string().check(z.minLength(1)),
-  scenarios: z.array(scenarioSchema),
+  scenarios: z.array(scenarioSchema).check(z.maxLength(MAX_DEFINED_SCENARIOS)),
   clock: clockSchema,
   pets: z.array(petSchema),
   // Optional on import, which does not restore them: an export over the 16 MiB an
@@ -289,6 +290,17 @@ export async function restoreWorld(
   data: SessionExport,
   source: string,
 ): Promise<void> {
+  // Checked before anything changes: a carried definition may not take a loaded name.
+  for (const [index, scenario] of data.scenarios.entries()) {
+    if (target.hasScenario(scenario.name)) {
+      throw SandboxError.for(
+        'INVALID_SESSION_EXPORT',
+        `import the session from ${source}`,
+        `its scenarios[${index}] is named "${scenario.name}", a scenario loaded in this sandbox, which a session cannot define`,
+        'Rename it in the export (and its "scenario" if selected), or import into a sandbox that does not load that scenario.',
+      )
+    }
+  }
   const carried = data.scenarios.some((scenario) => scenario.name === data.scenario)
   if (!carried && !target.hasScenario(data.scenario)) {
     throw SandboxError.for(

@@ -7,6 +7,7 @@ import {
   petStatusSchema,
 } from '../core/schemas.js'
 import { SESSION_FORMAT } from '../core/session-export.js'
+import { scenarioSchema } from '../core/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>
@@ -292,6 +293,7 @@ for (const [id, schema] of Object.entries({
   SessionKeys: sessionKeysSchema,
   SessionExport: sessionExportSchema,
   Har: harSchema,
+  Scenario: scenarioSchema,
 })) {
   componentRegistry.add(schema, { id })
 }
@@ -304,6 +306,8 @@ for (const [id, schema] of Object.entries({
 export const JSON_SCHEMA_OPTIONS: Parameters<typeof z.toJSONSchema>[1] = {
   target: 'draft-2020-12',
   io: 'input',
+  // A scenario's records of plans and keys are own-name records (a custom check): {}.
+  unrepresentable: 'any',
   uri: (id) => `#/components/schemas/${id}`,
   override: ({ zodSchema, jsonSchema }) => {
     // The list of codes lives beside the document, not in the core's schema.

@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
+import { defineCarrySuite } from '../contract/carry-suite.js'
+import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
@@ -113,3 +115,5 @@ const start = async () => {
 const runtime = 'browser runtime (petstore-sandbox/browser, service worker)'
 defineContractSuite(runtime, start)
 defineRequestIdsSuite(runtime, start)
+defineDefinedScenariosSuite(runtime, start)
+defineCarrySuite(runtime, start, false)

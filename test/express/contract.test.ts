@@ -1,3 +1,4 @@
+import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
@@ -11,3 +12,4 @@ const start = async () => {
 defineContractSuite('standalone server (petstore-sandbox/express)', start)
 defineOddRequestsSuite('standalone server (petstore-sandbox/express)', start)
 defineRequestIdsSuite('standalone server (petstore-sandbox/express)', start)
+defineDefinedScenariosSuite('standalone server (petstore-sandbox/express)', start)
