@@ -38,6 +38,8 @@ export interface HarEntry {
     redirectURL: ''
     headersSize: -1
     bodySize: -1
+    /** Why there is no answer (a dropped request), as Chrome writes a failed one's. */
+    _error?: string
   }
   cache: Record<string, never>
   timings: { send: 0; wait: number; receive: 0 }
@@ -153,6 +155,21 @@ function harEntry(entry: JournalEntry, origin: string): HarEntry {
 }
 
 function harResponse(entry: JournalEntry): HarEntry['response'] {
+  if (entry.dropped) {
+    // No answer at all: how dev tools write a failed request (status 0), and why.
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: '' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: "Dropped by the scenario's faults: the client got no answer.",
+    }
+  }
   const headers: HarPair[] = []
   // The Error body, as the sandbox sends it, when the journal knows its code and message.
   const text =

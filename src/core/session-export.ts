@@ -122,6 +122,7 @@ const journalEntrySchema = z.object({
   deprecated: z.optional(z.literal(true)),
   ignoredRetryAfter: z.optional(z.literal(true)),
   override: z.optional(z.literal(true)),
+  dropped: z.optional(z.literal(true)),
   session: z.optional(z.string()),
 })
 

@@ -151,6 +151,29 @@ describe('journalToHar', () => {
     expect(har.log.comment).toMatch(/dropped older requests or cut bodies/)
   })
 
+  test('a dropped request has no answer: status 0 and the reason, as dev tools write a failed request', () => {
+    const dropped: JournalEntry = {
+      id: 7,
+      at: '2031-05-01T10:00:02.000Z',
+      method: 'GET',
+      path: '/v1/pets',
+      status: 0,
+      durationMs: 0,
+      scenario: 'flaky-network',
+      dropped: true,
+    }
+    const har = journalToHar([dropped], { origin })
+    expect(validateHar(har)).toEqual([])
+    expect(har.log.entries[0]?.response).toMatchObject({
+      status: 0,
+      statusText: '',
+      headers: [],
+      content: { size: 0, mimeType: '' },
+      _error: "Dropped by the scenario's faults: the client got no answer.",
+    })
+    expect(har.log.entries[0]?._sandbox.dropped).toBe(true)
+  })
+
   test('an empty journal is an empty, valid log', () => {
     const har = journalToHar([], { origin })
     expect(har.log.entries).toEqual([])
