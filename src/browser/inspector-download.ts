@@ -37,3 +37,43 @@ export function saveJson(doc: Document, name: string, data: unknown): void {
   // After the click has started the download: revoking at once can cancel it.
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
+
+/**
+ * Adds the two buttons to the inspector's controls: a click asks `download` for the
+ * session shown and hands the answer to the browser as a file; `status` says how it went
+ * (`describe` writes the inspector's own line, with a note).
+ */
+export function addDownloads(
+  controls: HTMLElement,
+  download: (session: string, kind: DownloadKind) => Promise<unknown>,
+  shown: () => string,
+  status: HTMLElement,
+  describe: (note: string) => void,
+): void {
+  const doc = controls.ownerDocument
+  const group = doc.createElement('div')
+  group.className = 'psi-downloads'
+  group.setAttribute('role', 'group')
+  group.setAttribute('aria-label', 'Download this session')
+  for (const [kind, label] of DOWNLOADS) {
+    const button = doc.createElement('button')
+    button.type = 'button'
+    button.textContent = label
+    button.addEventListener('click', () => {
+      const session = shown()
+      const name = downloadName(session, kind)
+      download(session, kind).then(
+        (data) => {
+          saveJson(doc, name, data)
+          describe(`; downloaded ${name}`)
+        },
+        (error: unknown) => {
+          status.textContent = `Cannot download: ${(error as Error).message}`
+          status.classList.add('psi-failed')
+        },
+      )
+    })
+    group.append(button)
+  }
+  controls.append(group)
+}

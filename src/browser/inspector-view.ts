@@ -1,12 +1,7 @@
 import type { JournalEntry } from '../core/journal.js'
 import { copy, toCurl } from './inspector-curl.js'
 import { adviseOn } from './inspector-advice.js'
-import {
-  DOWNLOADS,
-  downloadName,
-  saveJson,
-  type DownloadKind,
-} from './inspector-download.js'
+import { addDownloads, type DownloadKind } from './inspector-download.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -122,18 +117,6 @@ export function mountInspector(
     el('button', { type: 'submit' }, 'Show session'),
     el('div', { class: 'psi-field' }, el('label', { for: filter.id }, 'Status'), filter),
   )
-  const download = options.source.download?.bind(options.source)
-  if (download) {
-    form.append(
-      el(
-        'div',
-        { class: 'psi-downloads', role: 'group', 'aria-label': 'Download this session' },
-        ...DOWNLOADS.map(([kind, label]) =>
-          el('button', { type: 'button', 'data-download': kind }, label),
-        ),
-      ),
-    )
-  }
   const heading = el(
     options.headingLevel === 2 ? 'h2' : 'h1',
     { class: 'psi-title' },
@@ -261,22 +244,15 @@ export function mountInspector(
     event.preventDefault()
     switchTo(sessionInput.value.trim())
   })
-  form.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest?.('button[data-download]')
-    const kind = button?.getAttribute('data-download') as DownloadKind | null
-    if (!download || !kind) return
-    const shown = session
-    download(shown, kind).then(
-      (data) => {
-        saveJson(doc, downloadName(shown, kind), data)
-        describeState(`; downloaded ${downloadName(shown, kind)}`)
-      },
-      (error: unknown) => {
-        status.textContent = `Cannot download: ${(error as Error).message}`
-        status.classList.add('psi-failed')
-      },
+  const { download } = options.source
+  if (download)
+    addDownloads(
+      form,
+      download.bind(options.source),
+      () => session,
+      status,
+      describeState,
     )
-  })
   filter.addEventListener('change', () => {
     applyFilter()
   })
