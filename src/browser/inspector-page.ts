@@ -1,3 +1,4 @@
+import type { DownloadKind } from './inspector-download.js'
 import { mountInspector, type JournalPage } from './inspector-view.js'
 
 // The page at /inspector/ of the standalone server: the inspector over the control API
@@ -10,26 +11,35 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-token]')
   if (token !== undefined) link.href += `?token=${encodeURIComponent(token)}`
 }
 
-async function read(session: string, after: number | undefined): Promise<JournalPage> {
-  const query = new URLSearchParams({ limit: '200' })
-  if (after !== undefined) query.set('after', String(after))
+/** GETs a control path for a session ('' the default one, an id, or a session key). */
+async function control<Body>(path: string, session: string): Promise<Body> {
   const headers: Record<string, string> = {}
   if (token !== undefined) headers['x-sandbox-control-token'] = token
   // A session key names its session as a bearer token; an id with the header.
   if (session.includes('.')) headers.authorization = `Bearer ${session}`
   else if (session !== '') headers['x-sandbox-session'] = session
-  const response = await fetch(`/__sandbox/requests?${query}`, {
-    headers,
-    cache: 'no-store',
-  })
+  const response = await fetch(path, { headers, cache: 'no-store' })
   const body = (await response.json().catch(() => undefined)) as
-    (JournalPage & { message?: string }) | undefined
+    (Body & { message?: string }) | undefined
   if (!response.ok || !body) {
     throw new Error(
-      body?.message ?? `GET /__sandbox/requests answered ${response.status}.`,
+      body?.message ?? `GET ${path.split('?')[0]} answered ${response.status}.`,
     )
   }
   return body
+}
+
+function read(session: string, after: number | undefined): Promise<JournalPage> {
+  const query = new URLSearchParams({ limit: '200' })
+  if (after !== undefined) query.set('after', String(after))
+  return control<JournalPage>(`/__sandbox/requests?${query}`, session)
+}
+
+function download(session: string, kind: DownloadKind): Promise<unknown> {
+  return control(
+    kind === 'har' ? '/__sandbox/requests.har' : '/__sandbox/export',
+    session,
+  )
 }
 
 /** The request the page's address names (`#request-42`, the CLI log's `#42`), if any. */
@@ -55,7 +65,7 @@ async function start(root: HTMLElement) {
   const focus = requestInHash()
   const found = focus === undefined ? undefined : await sessionOf(focus)
   const inspector = mountInspector(root, {
-    source: { read },
+    source: { read, download },
     origin: location.origin,
     session: found ?? params.get('session') ?? '',
     ...(focus === undefined ? {} : { focus }),

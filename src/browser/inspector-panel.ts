@@ -1,4 +1,5 @@
 import type { Sandbox } from '../core/sandbox.js'
+import { sessionIdOf } from './inspector-download.js'
 import { mountInspector, type InspectorSource } from './inspector-view.js'
 
 /** Options of `worker.openInspector()`. */
@@ -26,12 +27,15 @@ export function openInspectorPanel(
 ): InspectorPanel {
   const source: InspectorSource = {
     async read(session, after) {
-      // A session key (sandbox-free-key.alice) names the session after its last dot.
-      const id = session.includes('.')
-        ? session.slice(session.lastIndexOf('.') + 1)
-        : session
+      const id = sessionIdOf(session)
       const world = id === '' ? sandbox : sandbox.session(id)
       return { requests: world.journal.recent(200, after), lastId: world.journal.lastId }
+    },
+    download(session, kind) {
+      const id = sessionIdOf(session) || undefined
+      return kind === 'har'
+        ? Promise.resolve(sandbox.exportHar(id, location.origin))
+        : sandbox.exportSession(id)
     },
   }
   const host = document.createElement('aside')

@@ -22,6 +22,9 @@ h2.psi-title { font-size: 1.2rem; }
 .psi input { min-width: 18rem; }
 .psi button { cursor: pointer; background: var(--accent); color: #fff; border-color: var(--accent); }
 .psi button:hover { background: #0b4a45; }
+.psi-downloads { display: flex; gap: .5rem; margin-left: auto; }
+.psi .psi-downloads button { background: var(--paper); color: var(--accent); }
+.psi .psi-downloads button:hover { background: var(--soft); }
 .psi :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 .psi-status-line { margin: .25rem 0 .75rem; color: var(--ok); font-weight: 600; }
 .psi-status-line.psi-failed { color: var(--bad); }

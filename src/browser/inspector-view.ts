@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../core/journal.js'
 import { copy, toCurl } from './inspector-curl.js'
 import { adviseOn } from './inspector-advice.js'
+import { addDownloads, type DownloadKind } from './inspector-download.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -15,6 +16,8 @@ export interface JournalPage {
 export interface InspectorSource {
   /** `session`: '' for the default one, a session id, or a session key. */
   read(session: string, after: number | undefined): Promise<JournalPage>
+  /** The session's export or HAR; with it, the inspector offers to download them. */
+  download?(session: string, kind: DownloadKind): Promise<unknown>
 }
 
 /** Options of {@link mountInspector}. */
@@ -241,6 +244,15 @@ export function mountInspector(
     event.preventDefault()
     switchTo(sessionInput.value.trim())
   })
+  const { download } = options.source
+  if (download)
+    addDownloads(
+      form,
+      download.bind(options.source),
+      () => session,
+      status,
+      describeState,
+    )
   filter.addEventListener('change', () => {
     applyFilter()
   })

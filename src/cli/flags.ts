@@ -92,6 +92,12 @@ export const SERVE_OPTIONS = defineFlags({
     example: '.sandbox-state.json',
     describe: 'Keep created pets in this JSON file across restarts',
   },
+  load: {
+    type: 'string',
+    example: './session.json',
+    describe:
+      'Start with this session export (GET /__sandbox/export) as the default session: its pets, scenario and clock',
+  },
   'max-pets': pets(
     DEFAULT_MAX_PETS,
     'Most pets requests may create in one world (then 507)',

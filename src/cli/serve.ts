@@ -13,6 +13,7 @@ import {
   isPath,
   loadFixturesFile,
   loadScenarioFile,
+  readSessionFile,
   resolveNodeOptions,
 } from '../node/files.js'
 import { openFileStore } from '../node/file-store/create-file-store.js'
@@ -71,6 +72,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   )
   await sandbox.ready
   const restored = store ? await store.restored : false
+  if (flags.load !== undefined) await loadSession(flags.load, restored)
 
   // A token given (flag, else environment) is required on any bind; without one, a
   // server bound beyond loopback generates one (README.md#security).
@@ -146,11 +148,13 @@ export async function serve(flags: ServeFlags): Promise<void> {
       {
         origin,
         version: assets.version,
-        data: store?.readOnly
-          ? `${state.counts.pets} pets from ${store.file}, READ-ONLY (${store.readOnly}): creates answer 507 storage_failed until there is room`
-          : restored
-            ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
-            : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
+        data: flags.load
+          ? `${state.counts.pets} pets loaded from ${flags.load}${store ? `, saved to ${store.file} after every create` : ''}`
+          : store?.readOnly
+            ? `${state.counts.pets} pets from ${store.file}, READ-ONLY (${store.readOnly}): creates answer 507 storage_failed until there is room`
+            : restored
+              ? `${state.counts.pets} pets restored from ${store?.file}, saved after every create`
+              : `${state.counts.pets} pets from seed ${state.seed}${flags.fixtures ? ` and fixtures ${flags.fixtures}` : ''}${store ? `, saved to ${store.file} after every create` : ''}`,
         watching: flags.watch ? watched : [],
         ...(flags.handlers
           ? { handlers: `${overrides.length} from ${flags.handlers}` }
@@ -166,6 +170,24 @@ export async function serve(flags: ServeFlags): Promise<void> {
       paint,
     ),
   )
+
+  /**
+   * `--load`: the export becomes the default session (pets, scenario, clock). A
+   * `--persist` file that held a state already is not overwritten by it.
+   */
+  async function loadSession(file: string, persisted: boolean) {
+    if (persisted) {
+      throw new CliError(
+        `--load ${file} and --persist ${store?.file}: the --persist file already holds pets, which the export would replace. Give --persist a new file to load the export into, or leave out --load to go on with ${store?.file}.`,
+      )
+    }
+    try {
+      await sandbox.importSession('default', readSessionFile(file), file)
+    } catch (error) {
+      if (error instanceof SandboxError) throw new CliError(error.message)
+      throw error
+    }
+  }
 
   let scenarioName = sandbox.startupScenario
   async function reload(path: string) {

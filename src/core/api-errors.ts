@@ -30,6 +30,7 @@ export const API_ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  session_exists: 409,
   endpoint_removed: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

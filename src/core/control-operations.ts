@@ -1,4 +1,5 @@
 import { fail, Failure } from './api-errors.js'
+import { importSession } from './carry-operations.js'
 import { describeIssues } from './describe-issues.js'
 import { decodeParam } from './request-target.js'
 import type { Answer, ControlCall } from './routes.js'
@@ -171,7 +172,12 @@ function scenarioState(sandbox: Sandbox, world: World) {
 }
 
 const sessionBody = z.nullable(
-  z.strictObject({ id: z.optional(z.string()), scenario: z.optional(z.string()) }),
+  z.strictObject({
+    id: z.optional(z.string()),
+    scenario: z.optional(z.string()),
+    // A session export (GET /__sandbox/export), checked by the import itself.
+    from: z.optional(z.unknown()),
+  }),
 )
 
 /** `POST /__sandbox/sessions`: a session (made, or the existing one) and its keys. */
@@ -183,10 +189,16 @@ export async function createSession(call: ControlCall): Promise<Answer> {
   if (!parsed.success) {
     return fail(
       'validation_failed',
-      `Invalid body: ${describeIssues(parsed.error.issues)}. Send nothing, or {"id": "worker-1"} and/or {"scenario": "rate-limited"}.`,
+      `Invalid body: ${describeIssues(parsed.error.issues)}. Send nothing, or {"id": "worker-1"} and/or {"scenario": "rate-limited"}, or {"id": "alice-bug", "from": <a session export>}.`,
     )
   }
-  const { id = generateSessionId(), scenario } = parsed.data ?? {}
+  const { id = generateSessionId(), scenario, from } = parsed.data ?? {}
+  if (from !== undefined && scenario !== undefined) {
+    return fail(
+      'validation_failed',
+      'Invalid body: scenario and from were both sent, but an export carries its own scenario. Leave scenario out (switch it after the import with PUT /__sandbox/scenario).',
+    )
+  }
   if (!isSessionId(id)) {
     return fail(
       'invalid_session',
@@ -205,9 +217,15 @@ export async function createSession(call: ControlCall): Promise<Answer> {
       `${sandbox.scenarios.unknownReason(scenario.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
     )
   }
-  const existed = sandbox.sessions().some((session) => session.id === id)
-  const world = sandbox.session(id)
-  if (!existed && scenario !== undefined) world.useScenario(scenario)
+  let existed = false
+  if (from !== undefined) {
+    const imported = await importSession(call, id, from)
+    if (imported instanceof Failure) return imported
+  } else {
+    existed = sandbox.sessions().some((session) => session.id === id)
+    const world = sandbox.session(id)
+    if (!existed && scenario !== undefined) world.useScenario(scenario)
+  }
   // One key per plan: the first demo key of each plan that is not expired.
   // A Map, then own properties: plans are named by the fixtures (one may be "constructor").
   const keys = new Map<string, string>()

@@ -71,3 +71,26 @@ test('tells onAdd, then its subscribers, of every entry, even when it keeps none
   expect(seen).toEqual(['onAdd 1', 'listener 1', 'onAdd 2'])
   expect(journal.recent()).toEqual([])
 })
+
+test('says it is complete until an entry is dropped or a body cut, and again after clear()', () => {
+  const journal = new Journal(2)
+  journal.add(request('/a', '{}'))
+  journal.add(request('/b'))
+  expect(journal.complete).toBe(true)
+  journal.add(request('/c'))
+  expect(journal.complete).toBe(false)
+  journal.clear()
+  expect(journal.complete).toBe(true)
+  journal.add({ ...request('/d', 'x'), bodyTruncated: true })
+  expect(journal.complete).toBe(false)
+
+  const bodies = new Journal(100)
+  const body = 'x'.repeat(JOURNAL_BODY_BUDGET / 2)
+  for (let index = 0; index < 3; index++) bodies.add(request(`/${index}`, body))
+  expect(bodies.count).toBe(3)
+  expect(bodies.complete).toBe(false)
+
+  const none = new Journal(0)
+  none.add(request('/a'))
+  expect(none.complete).toBe(false)
+})

@@ -86,6 +86,8 @@ export class Journal implements BudgetedJournal {
   #withBody: JournalEntry[] | undefined
   #bodyChars = 0
   #lastId = 0
+  /** Whether it holds every request since it was made or cleared, each with its whole body. */
+  #complete = true
   /** Called after every entry, before the listeners (a session's journal forwards to the sandbox's). */
   readonly #onAdd: ((entry: JournalEntry) => void) | undefined
   /** Made by the first `subscribe`: sessions' journals only ever have `onAdd`. */
@@ -111,6 +113,7 @@ export class Journal implements BudgetedJournal {
   add(entry: Omit<JournalEntry, 'id'> & { id?: number }) {
     const full = { ...entry, id: entry.id ?? this.#lastId + 1 } as JournalEntry
     this.#lastId = full.id
+    if (this.size === 0 || full.bodyTruncated) this.#complete = false
     if (this.size > 0) {
       const entries = append(this.#entries, full)
       this.#entries = entries
@@ -150,6 +153,15 @@ export class Journal implements BudgetedJournal {
     return this.#bytes
   }
 
+  /**
+   * Whether it holds every request since it was made or last cleared, each body whole:
+   * false once one was dropped (the size limit, the byte budget) or a body cut (4 KiB,
+   * the body budget). An export says it as `journalComplete`.
+   */
+  get complete(): boolean {
+    return this.#complete
+  }
+
   /** @internal The budget's number of the oldest entry (the budget asks only when there is one). */
   oldestSequence(): number {
     return this.#sequences?.[0] ?? 0
@@ -159,6 +171,7 @@ export class Journal implements BudgetedJournal {
   dropOldest(): void {
     const dropped = this.#entries?.shift()
     if (dropped === undefined) return
+    this.#complete = false
     if (dropped.body !== undefined && this.#withBody?.[0] === dropped) {
       this.#withBody.shift()
       this.#bodyChars -= dropped.body.length
@@ -173,6 +186,7 @@ export class Journal implements BudgetedJournal {
   #cutBody(entry: JournalEntry) {
     const body = entry.body ?? ''
     this.#bodyChars -= body.length
+    this.#complete = false
     delete entry.body
     entry.bodyTruncated = true
     const sizes = this.#sizes
@@ -214,6 +228,7 @@ export class Journal implements BudgetedJournal {
     this.#sequences = undefined
     this.#withBody = undefined
     this.#bodyChars = 0
+    this.#complete = true
     this.#budget?.update(this)
   }
 

@@ -42,3 +42,10 @@ export const DEFAULT_MAX_TOTAL_PETS = 1_000_000
 
 /** The largest `maxPets` or `maxTotalPets` an option or flag may set. */
 export const MAX_PETS_LIMIT = 1_000_000_000
+
+/**
+ * The largest body of a control request that imports a session (`POST
+ * /__sandbox/sessions` with `from`): 16 MiB, room for an export of 100,000 pets and a
+ * full journal. Every other request keeps the adapter's limit (64 KiB by default).
+ */
+export const MAX_SESSION_IMPORT_BYTES = 16 * 1024 * 1024

@@ -16,6 +16,7 @@ import {
   resetSandbox,
   setClock,
 } from './control-operations.js'
+import { exportHar, exportSession } from './carry-operations.js'
 import { createPet, getPet, listOrders, listPets } from './pet-operations.js'
 import { deleteDefinedScenario, putDefinedScenario } from './scenario-operations.js'
 import type { Sandbox } from './sandbox-types.js'
@@ -206,6 +207,21 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'GET',
+    path: '/requests.har',
+    operationId: 'exportHar',
+    summary: "The session's journal as HAR 1.2, for browser dev tools.",
+    resolve: exportHar,
+  },
+  {
+    method: 'GET',
+    path: '/export',
+    operationId: 'exportSession',
+    summary:
+      'The session as a petstore-sandbox/session@1 export: pets, scenario, clock, journal.',
+    resolve: exportSession,
+  },
+  {
+    method: 'GET',
     path: '/sessions',
     operationId: 'listSessions',
     summary: 'The live sessions: id, created, last used, pets.',
@@ -216,7 +232,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: '/sessions',
     operationId: 'createSession',
     summary:
-      'Start a session (or get the existing one): {"id":"worker-1"} → its keys, e.g. sandbox-free-key.worker-1.',
+      'Start a session (or get the existing one): {"id":"worker-1"} → its keys, e.g. sandbox-free-key.worker-1; {"id","from":<export>} imports one.',
     resolve: createSession,
   },
   {

@@ -3,9 +3,11 @@ import type { RequestHandler } from 'msw'
 import type { ApiBase } from './base-url.js'
 import type { Clock, ClockOptions } from './clock.js'
 import type { Fixtures } from './fixtures.js'
+import type { Har } from './har.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { petSchema } from './schemas.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import type { SessionExport } from './session-export.js'
 import type { PersistedState, SandboxStore } from './store.js'
 
 // The public types of a sandbox and its worlds (createSandbox is in sandbox.ts).
@@ -208,6 +210,33 @@ export interface Sandbox extends World {
    * through the store. Pets whose ids are not seeded ones count as created.
    */
   importState(state: unknown, source?: string): Promise<void>
+  /**
+   * A session as a `petstore-sandbox/session@1` export (what `GET /__sandbox/export`
+   * gives): its pets, scenario (with those defined at run time), clock and journal. The
+   * default session without an id; a session that is not live is an error.
+   * @example
+   * writeFileSync('alice.json', JSON.stringify(await sandbox.exportSession('alice')))
+   * @see docs/sessions-carry.md
+   */
+  exportSession(id?: string): Promise<SessionExport>
+  /**
+   * Makes the session `id` from an export (validated: a SandboxError names the field):
+   * the same pets, scenario and clock; a fresh journal, windows and bans. `default`
+   * replaces the default session's (as the CLI's `--load`); another id must not be live.
+   * `source` (a file) is what errors name.
+   * @example
+   * const alice = await sandbox.importSession('alice-bug', JSON.parse(readFileSync('alice.json', 'utf8')))
+   * @see docs/sessions-carry.md
+   */
+  importSession(id: string, data: unknown, source?: string): Promise<World>
+  /**
+   * A session's journal as HAR 1.2 (browser dev tools import it), its URLs on `origin`
+   * (by default the first full `baseUrl`'s, else `http://localhost`).
+   * @example
+   * writeFileSync('requests.har', JSON.stringify(sandbox.exportHar()))
+   * @see docs/sessions-carry.md
+   */
+  exportHar(id?: string, origin?: string): Har
   /**
    * Closes the store (option `store`), if it has a `close()`: waits for its pending
    * writes and releases what it holds (`createFileStore`'s lock). Later creates are

@@ -27,6 +27,7 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { generatePets } from './seed.js'
+import { createSessionCarrying } from './session-carry.js'
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
@@ -207,6 +208,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { world: session, created }
   }
 
+  const { register: registerCarrying, ...carrying } = createSessionCarrying({
+    seed,
+    count,
+    maxPets,
+    registry,
+    origin: bases.find((base) => base.origin !== undefined)?.origin ?? 'http://localhost',
+    main,
+    sessions,
+    worldOf,
+    face: (world) => face(world),
+  })
+
   const sandbox: Sandbox = {
     id: DEFAULT_SESSION,
     session(id) {
@@ -293,6 +306,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     async close() {
       await options.store?.close?.()
     },
+    ...carrying,
   }
   /** A world as its users see it: the sandbox itself for the default one. */
   const face = (world: SandboxWorld): World => (world === main ? sandbox : world)
@@ -311,6 +325,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   })
 
+  registerCarrying(sandbox)
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.
   options.store?.attach?.(sandbox)

@@ -11,6 +11,7 @@ import {
   type RequestHandler as MswRequestHandler,
 } from 'msw'
 import { fail, type Failure } from '../core/api-errors.js'
+import { bodyLimitOf } from '../core/carry-operations.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
@@ -169,13 +170,14 @@ export function buildSandboxMiddleware(
         // A body parser mounted before us consumed the stream: use what it kept.
         body = parsedBody(req.body)
       } else if (hasBody(req)) {
-        const read = await readBody(req, limit)
+        const taken = bodyLimitOf(req.method, url.pathname, limit)
+        const read = await readBody(req, taken)
         if (!Buffer.isBuffer(read)) {
           const refused = port.refuse(
             toFetchRequest(req, url),
             fail(
               'payload_too_large',
-              `The request body is larger than the sandbox accepts (${limit.toLocaleString('en-US')} bytes). A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.`,
+              `The request body is larger than the sandbox accepts (${taken.toLocaleString('en-US')} bytes). ${taken === limit ? 'A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.' : 'A session export imports without its "journal" field: leave it out to make the body smaller.'}`,
             ),
             target,
           )

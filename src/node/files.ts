@@ -23,11 +23,16 @@ export function isPath(value: string) {
   return value.endsWith('.json') || value.includes('/') || value.includes('\\')
 }
 
-function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
+function readJson(
+  path: string,
+  what: 'scenario' | 'fixtures' | 'session export',
+): unknown {
   const fix =
     what === 'scenario'
       ? 'Check the path; scenario files are JSON (see README.md#your-own-scenarios).'
-      : 'Check the path; fixtures are a JSON file or a folder with api-keys.json, categories.json, pets.json (see README.md#fixtures).'
+      : what === 'fixtures'
+        ? 'Check the path; fixtures are a JSON file or a folder with api-keys.json, categories.json, pets.json (see README.md#fixtures).'
+        : 'Check the path; --load takes what GET /__sandbox/export returned (see docs/sessions-carry.md).'
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -45,7 +50,11 @@ function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
     return JSON.parse(text)
   } catch (error) {
     throw SandboxError.for(
-      what === 'scenario' ? 'INVALID_SCENARIO' : 'INVALID_FIXTURES',
+      what === 'scenario'
+        ? 'INVALID_SCENARIO'
+        : what === 'fixtures'
+          ? 'INVALID_FIXTURES'
+          : 'INVALID_SESSION_EXPORT',
       `load the ${what} file ${path}`,
       `it is not valid JSON (${(error as Error).message})`,
       'Fix the JSON syntax at the position named.',
@@ -60,6 +69,11 @@ function readJson(path: string, what: 'scenario' | 'fixtures'): unknown {
 export function loadScenarioFile(path: string, maxPets?: number): Scenario {
   const absolute = resolve(path)
   return parseScenario(readJson(absolute, 'scenario'), absolute, maxPets)
+}
+
+/** Reads a session export file (`--load`) as JSON; `importSession` validates it. */
+export function readSessionFile(path: string): unknown {
+  return readJson(resolve(path), 'session export')
 }
 
 /** Reads fixtures from a JSON file, or from a folder of api-keys.json, categories.json and pets.json. */

@@ -6,6 +6,7 @@ import {
   petSchema,
   petStatusSchema,
 } from '../core/schemas.js'
+import { SESSION_FORMAT } from '../core/session-export.js'
 import { scenarioSchema } from '../core/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
@@ -169,6 +170,54 @@ export const sessionInfoSchema = z.object({
 /** What `GET /__sandbox/sessions` answers. */
 export const sessionListSchema = z.object({ sessions: z.array(sessionInfoSchema) })
 
+/** A session as `GET /__sandbox/export` gives it and `POST /__sandbox/sessions` takes it (`from`). */
+export const sessionExportSchema = z
+  .object({
+    format: z.literal(SESSION_FORMAT),
+    session: z.string().meta({ description: 'The session it was exported from.' }),
+    seed: z.number().int(),
+    count: count.meta({ description: 'The seed and count of the sandbox it came from.' }),
+    scenario: z.string().meta({ description: 'The scenario the session had selected.' }),
+    scenarios: z.array(z.record(z.string(), z.unknown())).meta({
+      description:
+        'The scenarios defined at run time for the session, as defined (the schema of scenario files, without keys).',
+    }),
+    clock: clockStateSchema,
+    pets: z.array(petSchema).meta({ description: "The session's pets, in id order." }),
+    journal: z.array(journalEntrySchema).optional().meta({
+      description:
+        'The journal, oldest first. Always in an export; an import does not restore it, and takes an export without it.',
+    }),
+    journalComplete: z.boolean().optional().meta({
+      description: 'False when the journal had dropped requests or cut bodies.',
+    }),
+  })
+  .meta({
+    description:
+      'A session carried between sandboxes: pets, scenario (with those defined at run time) and clock; the journal to read. Rate-limit windows and bans are not carried. See docs/sessions-carry.md.',
+  })
+
+/** What `GET /__sandbox/requests.har` answers: HAR 1.2, described only at its top. */
+export const harSchema = z
+  .object({
+    log: z.object({
+      version: z.literal('1.2'),
+      creator: z.object({
+        name: z.literal('petstore-sandbox'),
+        version: z.string(),
+      }),
+      entries: z.array(z.record(z.string(), z.unknown())).meta({
+        description:
+          "One entry a journalled request, oldest first: the request as the journal kept it, the status, rate-limit headers and Error body of its answer; `_sandbox` holds the journal entry's own fields.",
+      }),
+      comment: z.string().optional(),
+    }),
+  })
+  .meta({
+    description:
+      "An HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/) of the session's journal: browser dev tools import it.",
+  })
+
 /** The optional body of `POST /__sandbox/sessions`. */
 export const sessionRequestSchema = z
   .strictObject({
@@ -181,6 +230,10 @@ export const sessionRequestSchema = z
       .string()
       .optional()
       .meta({ description: "The new session's scenario switch (a loaded scenario)." }),
+    from: sessionExportSchema.optional().meta({
+      description:
+        'A session export (GET /__sandbox/export): the session is made from it (201), never an existing one (409 session_exists). Not with scenario.',
+    }),
   })
   .meta({ examples: [{ id: 'worker-1' }] })
 
@@ -244,6 +297,8 @@ for (const [id, schema] of Object.entries({
   SessionList: sessionListSchema,
   SessionRequest: sessionRequestSchema,
   SessionKeys: sessionKeysSchema,
+  SessionExport: sessionExportSchema,
+  Har: harSchema,
   Scenario: scenarioSchema,
 })) {
   componentRegistry.add(schema, { id })

@@ -161,6 +161,26 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
       ),
     },
   },
+  exportHar: {
+    tags: ['Sandbox'],
+    description:
+      "The session's journal (X-Sandbox-Session, or a session key as the bearer token) as HAR 1.2, which browser dev tools import: URLs on the origin of this request, the request headers and bodies the journal kept, each answer's status, rate-limit headers and, for an error, its Error body. The log's comment says when the journal had dropped requests or cut bodies.",
+    parameters: [sessionHeader],
+    responses: {
+      '200': controlResponse('The journal as HAR.', 'Har'),
+      ...pathErrors('control'),
+    },
+  },
+  exportSession: {
+    tags: ['Sandbox'],
+    description:
+      'The session (X-Sandbox-Session, or a session key as the bearer token) as a petstore-sandbox/session@1 export: its pets, scenario and the scenarios defined at run time, clock, and journal. POST it to /__sandbox/sessions as "from" (here or on another sandbox) to make a session like it.',
+    parameters: [sessionHeader],
+    responses: {
+      '200': controlResponse('The export.', 'SessionExport'),
+      ...pathErrors('control'),
+    },
+  },
   listSessions: {
     tags: ['Sandbox'],
     description:
@@ -173,13 +193,19 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
   createSession: {
     tags: ['Sandbox'],
     description:
-      'Starts a session (its own pets, limits, clock, scenario switch and journal), or answers the existing one with 200: retries are safe. Its keys work without the X-Sandbox-Session header.',
+      'Starts a session (its own pets, limits, clock, scenario switch and journal), or answers the existing one with 200: retries are safe. Its keys work without the X-Sandbox-Session header. With "from" (an export of GET /__sandbox/export, bodies up to 16 MiB) the session is made from it: the same pets, scenario and clock, a fresh journal, rate-limit windows and bans.',
     requestBody: { required: false, content: json('SessionRequest') },
     responses: {
       '200': controlResponse('The session already existed.', 'SessionKeys'),
       '201': controlResponse('The session was made.', 'SessionKeys'),
       '400': controlResponse(
-        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), or the scenario is not loaded (unknown_scenario).',
+        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), the scenario is not loaded (unknown_scenario), or a field of from is wrong, named as from.<field> (validation_failed).',
+      ),
+      '409': controlResponse(
+        'With from: a session of this id is live (session_exists); end it with DELETE /__sandbox/sessions/{id} first.',
+      ),
+      '413': controlResponse(
+        'With from: a body over 16 MiB on the standalone server (payload_too_large); an export imports without its journal.',
       ),
       '415': NOT_JSON,
       ...pathErrors('control'),

@@ -130,8 +130,10 @@ describe('paths', () => {
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
       getRequest: ['200', '400', '404', '405'],
+      exportHar: ['200'],
+      exportSession: ['200'],
       listSessions: ['200'],
-      createSession: ['200', '201', '400'],
+      createSession: ['200', '201', '400', '409', '413'],
       deleteSession: ['204', '400'],
     }
     const now = Object.fromEntries(

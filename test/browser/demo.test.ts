@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getResponse } from 'msw'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject, describe, expect, test } from 'vitest'
+import { validateHar } from '../har-schema/validate-har.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 import { demoDir, serveDemo, type Served } from './serve-demo.js'
 import { createSandbox, type Pet } from 'petstore-sandbox'
@@ -249,6 +250,20 @@ describe('the demo on the service worker (?mode=worker)', () => {
       fetch('/v1/pets?limit=2', { headers: { authorization: 'Bearer sandbox-pro-key' } }),
     )
     await expect.poll(() => entries.count(), { timeout: 10_000 }).toBeGreaterThan(before)
+    // Its downloads come from the worker's sandbox in the page, not from a server.
+    for (const [label, name] of [
+      ['Download session', 'petstore-sandbox-default.session.json'],
+      ['Download HAR', 'petstore-sandbox-default.har'],
+    ]) {
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        panel.getByRole('button', { name: label }).click(),
+      ])
+      expect(file.suggestedFilename()).toBe(name)
+      const data = JSON.parse(readFileSync(await file.path(), 'utf8'))
+      if (label === 'Download HAR') expect(validateHar(data)).toEqual([])
+      else expect(data.format).toBe('petstore-sandbox/session@1')
+    }
     await panel.getByRole('button', { name: 'Close the inspector' }).click()
     expect(await panel.count()).toBe(0)
   })

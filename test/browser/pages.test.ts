@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { startApp } from '../express/start-app.js'
+import { validateHar } from '../har-schema/validate-har.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 
 // Drives the standalone server's own pages, /docs/ (Swagger UI) and /inspector/, in
@@ -278,6 +279,36 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     await expect
       .poll(() => inspector.locator('.psi-entry').count(), { timeout: 10_000 })
       .toBe(3)
+  })
+
+  test('downloads the session shown as an export and as HAR', async () => {
+    const download = async (label: string) => {
+      const [file] = await Promise.all([
+        inspector.waitForEvent('download'),
+        inspector.getByRole('button', { name: label }).click(),
+      ])
+      const path = await file.path()
+      return {
+        name: file.suggestedFilename(),
+        data: JSON.parse(readFileSync(path, 'utf8')),
+      }
+    }
+    const session = await download('Download session')
+    expect(session.name).toBe('petstore-sandbox-default.session.json')
+    expect(session.data).toMatchObject({
+      format: 'petstore-sandbox/session@1',
+      session: 'default',
+    })
+    expect(session.data.pets).toHaveLength(50)
+    const har = await download('Download HAR')
+    expect(har.name).toBe('petstore-sandbox-default.har')
+    expect(validateHar(har.data)).toEqual([])
+    expect(har.data.log.entries.map((entry: any) => entry.request.url)).toContain(
+      `${app.origin}/v1/pets?limit=3`,
+    )
+    await expect
+      .poll(() => inspector.locator('[role="status"]').textContent())
+      .toContain('downloaded petstore-sandbox-default.har')
   })
 
   test('/inspector/#request-<id> opens that request, in the session that holds it', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
+import { defineCarrySuite } from '../contract/carry-suite.js'
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineFaultsSuite } from '../contract/faults-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
@@ -125,3 +126,4 @@ defineContractSuite(RUNTIME, startWorker)
 defineRequestIdsSuite(RUNTIME, startWorker)
 defineFaultsSuite(RUNTIME, startWorker)
 defineDefinedScenariosSuite(RUNTIME, startWorker)
+defineCarrySuite(RUNTIME, startWorker, false)

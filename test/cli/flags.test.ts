@@ -135,6 +135,7 @@ test('--help lists every flag', async () => {
     '--fixtures',
     '--latency',
     '--persist',
+    '--load',
     '--watch',
     '--quiet',
     '--log-format',

@@ -1,0 +1,81 @@
+import { fail, type Failure } from './api-errors.js'
+import { SandboxError } from './errors.js'
+import type { Answer, ControlCall } from './routes.js'
+import { MAX_SESSION_IMPORT_BYTES } from './limits.js'
+import { CONTROL_PATH } from './routes.js'
+import { carryingOf } from './session-carry.js'
+import { checkSessionExport, SESSION_EXPORT_FIX } from './session-export.js'
+
+// The control operations that carry a session out (`GET /__sandbox/export`,
+// `GET /__sandbox/requests.har`) and in (`POST /__sandbox/sessions` with `from`).
+
+/** `GET /__sandbox/export`: the session the request names, as `petstore-sandbox/session@1`. */
+export async function exportSession({ sandbox, session }: ControlCall): Promise<Answer> {
+  return { status: 200, body: await sandbox.exportSession(session().id) }
+}
+
+/** `GET /__sandbox/requests.har`: its journal as HAR 1.2, on the request's own origin. */
+export function exportHar({ sandbox, session, url }: ControlCall): Answer {
+  return { status: 200, body: sandbox.exportHar(session().id, url.origin) }
+}
+
+/**
+ * The import of `POST /__sandbox/sessions {"id", "from"}`, once the id is known to be a
+ * session id other than the default one: 201 with the session, 409 `session_exists`
+ * when it is live, 400 `validation_failed` naming the field of `from`.
+ */
+export async function importSession(
+  { sandbox }: ControlCall,
+  id: string,
+  from: unknown,
+): Promise<{ created: true } | Failure> {
+  if (sandbox.sessions().some((session) => session.id === id)) {
+    return fail(
+      'session_exists',
+      `A session "${id}" is live: an import makes a new session. End it first with DELETE /__sandbox/sessions/${id}, or import under another id.`,
+    )
+  }
+  const carrying = carryingOf(sandbox)
+  const checked = checkSessionExport(from, { root: 'from', maxPets: carrying.maxPets })
+  if (!checked.ok) {
+    return fail(
+      'validation_failed',
+      `Invalid body: ${checked.message}. ${SESSION_EXPORT_FIX}`,
+    )
+  }
+  const { scenario, scenarios } = checked.value
+  const taken = scenarios.findIndex(({ name }) => sandbox.scenarios.has(name))
+  if (taken !== -1) {
+    return fail(
+      'validation_failed',
+      `Invalid body: from.scenarios[${taken}].name "${scenarios[taken]?.name}" is a scenario loaded in this sandbox, which a session cannot define. Rename it in the export (and from.scenario if it is the one selected).`,
+    )
+  }
+  if (
+    !sandbox.scenarios.has(scenario) &&
+    !scenarios.some(({ name }) => name === scenario)
+  ) {
+    return fail(
+      'validation_failed',
+      `Invalid body: from.scenario "${scenario.slice(0, 60)}" is not loaded in this sandbox, nor defined in from.scenarios. Start the sandbox with that scenario loaded (--scenario ./${scenario.slice(0, 60)}.json), then import again.`,
+    )
+  }
+  try {
+    await carrying.importChecked(id, checked.value, 'the body')
+  } catch (error) {
+    // What only the import can tell (a carried scenario this sandbox refuses).
+    if (!(error instanceof SandboxError)) throw error
+    return fail('validation_failed', `Invalid body: ${error.message}`)
+  }
+  return { created: true }
+}
+
+/**
+ * The most body a server adapter reads of a request: `limit` (its own, 64 KiB by
+ * default), or 16 MiB for `POST /__sandbox/sessions`, which may carry an export.
+ */
+export function bodyLimitOf(method: string, pathname: string, limit: number): number {
+  return method === 'POST' && pathname === `${CONTROL_PATH}/sessions`
+    ? Math.max(limit, MAX_SESSION_IMPORT_BYTES)
+    : limit
+}

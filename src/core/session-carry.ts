@@ -1,0 +1,151 @@
+import { SandboxError } from './errors.js'
+import { journalToHar, type Har } from './har.js'
+import type { World } from './sandbox-types.js'
+import type { ScenarioRegistry } from './scenarios.js'
+import {
+  exportWorld,
+  parseSessionExport,
+  restoreWorld,
+  type RestoreTarget,
+  type SessionExport,
+} from './session-export.js'
+import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
+import type { SandboxWorld } from './world.js'
+
+/** What carrying sessions reads of the sandbox. */
+export interface CarrySandbox {
+  readonly seed: number
+  readonly count: number
+  readonly maxPets: number | undefined
+  readonly registry: ScenarioRegistry
+  /** The origin `exportHar` puts the journal's paths on when the caller names none. */
+  readonly origin: string
+  readonly main: SandboxWorld
+  readonly sessions: SessionRegistry<SandboxWorld>
+  worldOf(id: string): { world: SandboxWorld; created: boolean }
+  face(world: SandboxWorld): World
+}
+
+/** The sandbox's methods that carry a session out and in (see {@link Sandbox}). */
+export interface SessionCarrying {
+  exportSession(id?: string): Promise<SessionExport>
+  importSession(id: string, data: unknown, source?: string): Promise<World>
+  exportHar(id?: string, origin?: string): Har
+}
+
+/** How an export is put into a world: what restoreWorld changes of it. */
+function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): RestoreTarget {
+  return {
+    pets: world.pets,
+    clock: world.clock,
+    hasScenario: (name) => registry.has(name),
+    defineScenario: (scenario) => void world.defineScenario(scenario, 'the export'),
+    // By name: the world finds the ones it defined, then the sandbox's.
+    useScenario: (name) => world.useScenario(name),
+  }
+}
+
+/**
+ * What the control API uses beyond the public methods: it checks an export itself, to
+ * name its fields as the body's (`from.pets[3].name`), then imports it as checked.
+ */
+export interface CarryingInternals {
+  readonly maxPets: number | undefined
+  /** `importSession` of an export {@link checkSessionExport} has passed (with `maxPets`). */
+  importChecked(id: string, data: SessionExport, source: string): Promise<World>
+}
+
+const internals = new WeakMap<object, CarryingInternals>()
+
+/** The internals of a sandbox made by `createSandbox`, for the control API. */
+export function carryingOf(sandbox: object): CarryingInternals {
+  const found = internals.get(sandbox)
+  if (!found) throw new TypeError('Not a sandbox made by createSandbox()')
+  return found
+}
+
+/** The sandbox's methods, and the internals `carryingOf(sandbox)` finds once registered. */
+export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & {
+  register(face: object): void
+} {
+  /** A live world by id (the default one always is), or a SandboxError naming the live ones. */
+  const liveWorld = (id: string, action: string): SandboxWorld => {
+    if (id === DEFAULT_SESSION) return sandbox.main
+    const world = sandbox.sessions.peek(id)
+    if (world) return world
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      action,
+      `there is no live session ${JSON.stringify(id.slice(0, 70))}`,
+      'Name one that sandbox.sessions() lists, or leave the id out for the default session.',
+    )
+  }
+  const importChecked = async (id: string, data: SessionExport, source: string) => {
+    const { world, created } = sandbox.worldOf(id)
+    await world.ready
+    try {
+      await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
+    } catch (error) {
+      // Nothing half made: a refused export leaves no session behind.
+      if (created) sandbox.sessions.delete(id)
+      throw error
+    }
+    return sandbox.face(world)
+  }
+  return {
+    register(face) {
+      internals.set(face, { maxPets: sandbox.maxPets, importChecked })
+    },
+
+    async exportSession(id = DEFAULT_SESSION) {
+      const world = liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`)
+      await world.ready
+      return exportWorld({
+        session: world.id,
+        seed: sandbox.seed,
+        count: sandbox.count,
+        scenario: world.scenario.name,
+        scenarios: world.definedScenarios(),
+        clock: world.clock,
+        pets: world.pets.snapshot(),
+        journal: world.journal,
+      })
+    },
+
+    async importSession(id, data, source = 'importSession()') {
+      const action = `import the session ${JSON.stringify(String(id).slice(0, 70))}`
+      if (typeof id !== 'string' || !isSessionId(id)) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          action,
+          'a session id is 1 to 64 letters, digits, "-" or "_"',
+          'Use an id such as "alice-bug".',
+        )
+      }
+      if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          action,
+          'a session of that id is live',
+          `End it first (sandbox.endSession(${JSON.stringify(id)})), or import under another id.`,
+        )
+      }
+      const parsed = parseSessionExport(data, source, {
+        root: '',
+        maxPets: sandbox.maxPets,
+      })
+      return importChecked(id, parsed, source)
+    },
+
+    exportHar(id = DEFAULT_SESSION, origin = sandbox.origin) {
+      const world = liveWorld(
+        id,
+        `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`,
+      )
+      return journalToHar(world.journal.recent().reverse(), {
+        origin,
+        complete: world.journal.complete,
+      })
+    },
+  }
+}

@@ -1,0 +1,111 @@
+import { createSandbox, SandboxError, SESSION_FORMAT } from 'petstore-sandbox'
+import { describe, expect, test } from 'vitest'
+import { validateHar } from '../har-schema/validate-har.js'
+import { throughHandlers } from './through-handlers.js'
+
+const alice = throughHandlers('sandbox-free-key.alice')
+const bug = throughHandlers('sandbox-free-key.alice-bug')
+
+/** A sandbox whose session alice created a pet, set its clock and chose a scenario. */
+async function aliceSandbox() {
+  const sandbox = createSandbox({ seed: 42, count: 5 })
+  expect((await alice.post(sandbox, 'Rex')).status).toBe(201)
+  const session = sandbox.session('alice')
+  session.clock.freeze('2029-05-01T10:00:00Z')
+  session.useScenario('missing-pet')
+  return sandbox
+}
+
+describe('sandbox.exportSession and importSession', () => {
+  test("a colleague's session, imported into another sandbox, answers the same", async () => {
+    const data = await (await aliceSandbox()).exportSession('alice')
+    expect(data).toMatchObject({
+      format: SESSION_FORMAT,
+      session: 'alice',
+      scenario: 'missing-pet',
+      clock: { now: '2029-05-01T10:00:00.000Z', frozen: true },
+      journalComplete: true,
+    })
+    expect(data.journal.map((entry) => [entry.method, entry.status])).toEqual([
+      ['POST', 201],
+    ])
+
+    // Another seed and count: the pets come from the export, not from the seed.
+    const mine = createSandbox({ seed: 7, count: 2 })
+    const world = await mine.importSession('alice-bug', JSON.parse(JSON.stringify(data)))
+    expect(world.id).toBe('alice-bug')
+    expect(world.clock.state()).toEqual({ now: '2029-05-01T10:00:00.000Z', frozen: true })
+    expect(world.journal.recent()).toEqual([])
+    expect((await bug.ask(mine, '/v1/pets/6')).status).toBe(404) // missing-pet
+    world.useScenario('default')
+    const rex = await bug.ask(mine, '/v1/pets/6')
+    expect(await rex.json()).toEqual({ id: 6, name: 'Rex', categoryId: 1 })
+    const listed = (await (await bug.ask(mine, '/v1/pets?limit=100')).json()) as unknown[]
+    expect(listed).toEqual(data.pets)
+    expect(mine.sessions().map((session) => session.id)).toEqual(['alice-bug'])
+  })
+
+  test('the default session without an id; `default` replaces its pets (as --load does)', async () => {
+    const source = createSandbox({ count: 3 })
+    source.clock.freeze('2030-01-01T00:00:00Z')
+    const data = await source.exportSession()
+    expect(data.session).toBe('default')
+    const target = createSandbox({ count: 9 })
+    await target.importSession('default', data)
+    expect(target.state().counts.pets).toBe(3)
+    expect(target.clock.state().now).toBe('2030-01-01T00:00:00.000Z')
+  })
+
+  test('refuses a live id, a bad export naming its field, and leaves no session behind', async () => {
+    const data = await (await aliceSandbox()).exportSession('alice')
+    const target = createSandbox()
+    target.session('taken')
+    await expect(target.importSession('taken', data)).rejects.toThrow(
+      'a session of that id is live',
+    )
+    const broken = { ...data, pets: [{ ...data.pets[0], name: '' }] }
+    const refused = target.importSession('fresh', broken)
+    await expect(refused).rejects.toBeInstanceOf(SandboxError)
+    await expect(refused).rejects.toThrow(
+      'Failed to import the session from importSession(): pets[0].name must not be empty.',
+    )
+    await expect(
+      target.importSession('fresh', { ...data, scenario: 'nope' }),
+    ).rejects.toThrow('its scenario "nope" is not loaded in this sandbox')
+    expect(target.sessions().map((session) => session.id)).toEqual(['taken'])
+  })
+
+  test('exporting a session that is not live is an error naming it', async () => {
+    await expect(createSandbox().exportSession('nobody')).rejects.toThrow(
+      'Failed to export the session "nobody": there is no live session "nobody".',
+    )
+  })
+})
+
+describe('sandbox.exportHar', () => {
+  test("is the session's journal as valid HAR 1.2, on the origin given", async () => {
+    const sandbox = await aliceSandbox()
+    await alice.ask(sandbox, '/v1/pets/999')
+    const har = sandbox.exportHar('alice', 'http://127.0.0.1:4010')
+    expect(validateHar(har)).toEqual([])
+    expect(
+      har.log.entries.map((entry) => [entry.request.method, entry.request.url]),
+    ).toEqual([
+      ['POST', 'http://127.0.0.1:4010/v1/pets'],
+      ['GET', 'http://127.0.0.1:4010/v1/pets/999'],
+    ])
+    expect(har.log.entries[0]?.request.postData?.text).toBe(
+      '{"name":"Rex","categoryId":1}',
+    )
+    expect(JSON.parse(har.log.entries[1]?.response.content.text ?? '')).toMatchObject({
+      code: 'not_found',
+      status: 404,
+    })
+    // Without an origin: the first full baseUrl's, else http://localhost.
+    expect(sandbox.exportHar('alice').log.entries[0]?.request.url).toBe(
+      'http://localhost/v1/pets',
+    )
+    const based = createSandbox({ baseUrl: 'https://api.example.com/v1' })
+    expect(based.exportHar().log.entries).toEqual([])
+  })
+})
