@@ -17,6 +17,8 @@ const definedScenario = (description: string) => ({
         type: 'object',
         required: ['name', 'description'],
         properties: { name: { type: 'string' }, description: { type: 'string' } },
+        // The scenario's other fields (components/schemas/Scenario), whichever it has.
+        additionalProperties: true,
         description:
           'The scenario, in the schema of scenario files (components/schemas/Scenario).',
       },

@@ -81,12 +81,9 @@ export function defineCarrySuite(
         session: 'alice',
         json: { name: 'missing-pet' },
       })
-      // Not through call(): the document describes this answer as name and description
-      // only, and call() holds answers to it with every object closed.
-      const defined = await fetch(`${target.origin}/__sandbox/scenarios/alice-down`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-sandbox-session': 'alice' },
-        body: JSON.stringify(DOWN),
+      const defined = await call('PUT', '/__sandbox/scenarios/alice-down', {
+        session: 'alice',
+        json: DOWN,
       })
       expect(defined.status).toBe(201)
       await call('POST', '/__sandbox/clock', {
