@@ -179,7 +179,11 @@ assert.deepEqual(
 const next = await startNext()
 try {
   const page = await fetch(next.origin)
-  assert.equal(page.status, 200, await page.clone().text())
+  assert.equal(
+    page.status,
+    200,
+    `GET / answered ${page.status} (next start's output is below)`,
+  )
   const html = await page.text()
   const serverList = /<ul aria-label="server pets">(.*?)<\/ul>/s.exec(html)?.[1] ?? ''
   assert.deepEqual(
