@@ -108,8 +108,10 @@ export default tseslint.config(
       'bench/results/',
       '.tmp/',
       '.tmp-*',
-      // Written by the examples' own builds (examples/typed-client).
+      // Written by the examples' own builds (examples/typed-client, examples/next).
       'examples/*/dist/',
+      'examples/*/.next/',
+      'examples/*/next-env.d.ts',
       'examples/*/src/schema.d.ts',
       'examples/*/storybook-static/',
     ],
