@@ -13,6 +13,7 @@ export type SandboxErrorCode =
   | 'INVALID_PERSISTED_STATE'
   | 'STORAGE_FAILED'
   | 'FILE_LOCKED'
+  | 'CLIENT_MISBEHAVED'
 
 /**
  * The one error class the sandbox throws. Its message reads
