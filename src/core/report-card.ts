@@ -218,7 +218,8 @@ export class ReportCard {
       if (state) state.after429 = false
       return
     }
-    if (!state && !got429 && !created) return
+    // Most requests are neither a 429, nor a retry, nor a create: no time to read.
+    if (!got429 && !created && !state?.after429) return
     const at = Date.parse(entry.at)
     if (!state) {
       state = { after429: false, lastAt: 0, retries: 0, lastGap: 0, creates: undefined }
