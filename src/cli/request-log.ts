@@ -3,8 +3,9 @@ import { BOLD, CYAN, DIM, GREEN, RED, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
 
 /**
- * One line per /v1 request: time, method, path, status (and error code), duration, key
- * and plan, scenario, plus a warning when the client called the deprecated endpoint or
+ * One line per /v1 request: time, request id (`#42`: GET /__sandbox/requests/42, or the
+ * inspector's #request-42), method, path, status (and error code), who answered when it
+ * was one of the user's own handlers, duration, key and plan, scenario, plus a warning when the client called the deprecated endpoint or
  * ignored a 429's Retry-After, the two habits the real API punishes.
  */
 export function formatRequest(
@@ -38,5 +39,7 @@ export function formatRequest(
   }
   const warning =
     warnings.length > 0 ? `  ${paint(YELLOW, `⚠ ${warnings.join('; ')}`)}` : ''
-  return `${paint(DIM, time)} ${paint(BOLD, entry.method)} ${entry.path} ${status} ${paint(DIM, `${entry.durationMs} ms`)} ${key} ${paint(CYAN, `[${entry.scenario}]`)}${warning}`
+  // An answer of the user's own handler (--handlers) is theirs, not the sandbox's.
+  const override = entry.override ? ` ${paint(CYAN, '(your handler)')}` : ''
+  return `${paint(DIM, `${time} #${entry.id}`)} ${paint(BOLD, entry.method)} ${entry.path} ${status}${override} ${paint(DIM, `${entry.durationMs} ms`)} ${key} ${paint(CYAN, `[${entry.scenario}]`)}${warning}`
 }

@@ -6,9 +6,8 @@ import {
   errorReply,
   fail,
   forcedFailure,
-  jsonReply,
-  toResponse,
 } from './api-errors.js'
+import { jsonReply, toResponse } from './reply.js'
 
 test('a failure becomes the Error body, its status from the one list, with the headers of where it is answered', async () => {
   const reply = errorReply(

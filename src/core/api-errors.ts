@@ -1,6 +1,6 @@
+import { SandboxError } from './errors.js'
+import { jsonReply, type HeaderMap, type Reply } from './reply.js'
 import type { ApiError } from './schemas.js'
-
-export type HeaderMap = Record<string, string>
 
 /**
  * Every error code the package sends, with its HTTP status: the one list the README's
@@ -78,24 +78,6 @@ export function forcedFailure(status: number, code: string, message: string): Fa
 }
 
 /**
- * What the core answers before a transport writes it: status, headers and the JSON
- * body as text.
- */
-export interface Reply {
-  status: number
-  headers: HeaderMap
-  /** The JSON body as text. */
-  text: string
-}
-
-const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
-
-/** A JSON reply with the given headers (rate-limit headers among them). */
-export function jsonReply(status: number, body: unknown, headers: HeaderMap = {}): Reply {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, text: JSON.stringify(body) }
-}
-
-/**
  * The one way a failure becomes a reply: always `{code, message, status}` with `status`
  * equal to the HTTP status, the headers of the place it is answered from, and the
  * failure's own (`Allow`). Used by the core, the Express app and the socket-level
@@ -111,10 +93,31 @@ export function errorReply(failure: Failure, headers: HeaderMap = {}): Reply {
 }
 
 /**
- * A reply as a Fetch `Response`, for msw. The answer to a HEAD has the GET's status and
- * headers and no body (RFC 9110): msw hands a Response to the client as it is.
+ * The one way an error thrown on the request path becomes a failure. Domain errors carry
+ * their code (`apiCode`: a store that could not write, `storage_failed`; the pet quota,
+ * `storage_full`); any other SandboxError is the sandbox refusing what a valid body asks
+ * (a clock date out of its range): `validation_failed`. A transport's error with a 4xx
+ * status (a body parser's 413) keeps its meaning; anything else is `internal_error`,
+ * which callers log, since it is a bug of the sandbox.
  */
-export function toResponse(reply: Reply, request?: Request): Response {
-  const body = reply.status === 204 || request?.method === 'HEAD' ? null : reply.text
-  return new Response(body, { status: reply.status, headers: reply.headers })
+export function failureOf(error: unknown): Failure {
+  if (error instanceof Failure) return error
+  const apiCode = (error as { apiCode?: unknown } | null)?.apiCode
+  if (typeof apiCode === 'string' && Object.hasOwn(API_ERROR_STATUS, apiCode)) {
+    return fail(apiCode as ApiErrorCode, (error as Error).message)
+  }
+  if (error instanceof SandboxError) return fail('validation_failed', error.message)
+  const status =
+    (error as { status?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return fail(
+      status === 413 ? 'payload_too_large' : 'bad_request',
+      `The request could not be read (${status}). Check the URL encoding, headers and body.`,
+    )
+  }
+  return fail(
+    'internal_error',
+    'The sandbox failed to answer this request (an internal error, logged by the server). Retry it; if it keeps failing, POST /__sandbox/reset.',
+  )
 }

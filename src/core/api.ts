@@ -11,26 +11,19 @@ import { journalPath } from './journal-budget.js'
 import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import { DEFAULT_BAN, type RateLimitPolicy } from './rate-limit.js'
-import {
-  errorReply,
-  fail,
-  Failure,
-  jsonReply,
-  type HeaderMap,
-  type Reply,
-} from './api-errors.js'
+import { errorReply, fail, Failure } from './api-errors.js'
+import { jsonReply, type HeaderMap, type Reply } from './reply.js'
+import { answerRoute } from './route-outcome.js'
 import {
   API_ROUTES,
   createRouter,
   listEndpoints,
-  type Answer,
   type ApiRoute,
   type RouteMatch,
 } from './routes.js'
 import { delay } from './latency.js'
 import type { Scenario } from './scenarios.js'
 import type { SandboxWorld } from './world.js'
-import { truncate } from './issues.js'
 import { targetPath } from './request-target.js'
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -146,6 +139,8 @@ function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string
 
 /** Where a request of the v1 API came in, and how its body is read. */
 export interface ApiRequest {
+  /** The request id (`X-Sandbox-Request-Id`), its journal entry's. */
+  id: number
   request: Request
   url: URL
   /** The base path it matched (`/v1`). */
@@ -203,8 +198,9 @@ export async function handleApiRequest(
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
-  world.journal.add({
+  world.record({
     ...entry,
+    id: call.id,
     status: reply.status,
     durationMs,
     ...(rateLimit ? { rateLimit } : {}),
@@ -263,7 +259,8 @@ export function answerRefusedRequest(
   world: SandboxWorld,
   request: Request,
   failure: Failure,
-  target?: string,
+  target: string | undefined,
+  id: number,
 ): Reply {
   const { entry, extraHeaders, scenario, known } = uncounted(world, request, target)
   const reply = errorReply(failure, {
@@ -271,8 +268,9 @@ export function answerRefusedRequest(
     ...extraHeaders,
   })
   const rateLimit = journalRateLimit(reply.headers)
-  world.journal.add({
+  world.record({
     ...entry,
+    id,
     status: failure.status,
     durationMs: 0,
     code: failure.code,
@@ -286,9 +284,14 @@ export function answerRefusedRequest(
  * Journals a request one of the user's own handlers answered: its answer is the user's,
  * so nothing is counted, but the journal shows who answered and which key it named.
  */
-export function journalOverride(world: SandboxWorld, request: Request, status: number) {
+export function journalOverride(
+  world: SandboxWorld,
+  request: Request,
+  status: number,
+  id: number,
+) {
   const { entry } = uncounted(world, request)
-  world.journal.add({ ...entry, status, durationMs: 0, override: true })
+  world.record({ ...entry, id, status, durationMs: 0, override: true })
 }
 
 async function answer(
@@ -327,39 +330,26 @@ async function answer(
   }
 
   const headers = { ...decision.headers, ...extraHeaders }
-  let outcome: Answer
-  switch (found.kind) {
-    case 'not-found': {
-      const path = url.pathname
-      const hint =
-        call.rest.endsWith('/') && call.rest.length > 1
-          ? ` Did you mean ${truncate(path.replace(/\/+$/, ''), 100)} (no trailing slash)?`
-          : ''
-      outcome = fail(
-        'not_found',
-        `No endpoint at ${request.method.toUpperCase()} ${truncate(path, 100)}.${hint} The v1 API has ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}.`,
-      )
-      break
-    }
-    case 'method-not-allowed':
-      outcome = fail(
-        'method_not_allowed',
-        `${request.method.toUpperCase()} is not allowed on ${truncate(url.pathname, 100)}; allowed: ${found.allow}.`,
-        { allow: found.allow },
-      )
-      break
-    case 'route':
-      outcome = await found.route.resolve({
+  const outcome = await answerRoute(
+    found,
+    { method: request.method, path: url.pathname },
+    {
+      what: 'endpoint',
+      has: () =>
+        `The v1 API has ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}`,
+    },
+    (route, params) =>
+      route.resolve({
         world,
         request,
         url,
-        params: found.params,
+        params,
         scenario,
         apiBase,
         dataset: async () => world.dataset(scenario),
         body: call.body,
-      })
-  }
+      }),
+  )
   if (outcome instanceof Failure) {
     noteFailure(entry, outcome)
     return errorReply(outcome, headers)

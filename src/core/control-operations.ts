@@ -1,5 +1,5 @@
 import { fail, Failure } from './api-errors.js'
-import { describeIssues } from './issues.js'
+import { describeIssues } from './describe-issues.js'
 import { decodeParam } from './request-target.js'
 import type { Answer, ControlCall } from './routes.js'
 import type { Sandbox, World } from './sandbox-types.js'
@@ -137,6 +137,29 @@ export function listRequests({ session, url }: ControlCall): Answer {
     requests: journal.recent(limit.data, after.data),
     lastId: journal.lastId,
   })
+}
+
+/**
+ * `GET /__sandbox/requests/{id}`: one journal entry by its request id (the
+ * `X-Sandbox-Request-Id` of its answer), from whichever session holds it.
+ */
+export function getRequest({ params, findRequest }: ControlCall): Answer {
+  const raw = params.id ?? ''
+  const id = /^[0-9]{1,15}$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(id) || id < 1) {
+    return fail(
+      'validation_failed',
+      `Invalid path: id must be a request id (a positive integer, the X-Sandbox-Request-Id of an answer), got ${JSON.stringify(raw.slice(0, 20))}.`,
+    )
+  }
+  const entry = findRequest(id)
+  if (!entry) {
+    return fail(
+      'not_found',
+      `No request ${id} in any journal: it was never answered by /v1, it was a control request (those are not journalled), or it has left the journal (each session keeps its most recent requests, option journalSize, and a reset empties it). List the recent ones with GET /__sandbox/requests.`,
+    )
+  }
+  return ok(entry)
 }
 
 function scenarioState(sandbox: Sandbox, world: World) {

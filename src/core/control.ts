@@ -1,9 +1,10 @@
-import { errorReply, fail, Failure, jsonReply, type Reply } from './api-errors.js'
-import { SandboxError } from './errors.js'
+import { errorReply, Failure } from './api-errors.js'
+import type { JournalEntry } from './journal.js'
 import { bodyTypeRefused, CONTROL_BODY } from './media-type.js'
+import { jsonReply, type Reply } from './reply.js'
+import { answerRoute } from './route-outcome.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
 import type { Sandbox, World } from './sandbox-types.js'
-import { StoreWriteError } from './store.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
 
@@ -16,6 +17,8 @@ export interface ControlRequest {
   body(): Promise<Uint8Array>
   /** The session it names, made on first use (only endpoints that act on one call it). */
   session(): World
+  /** A journal entry by request id, from whichever session holds it. */
+  findRequest(id: number): JournalEntry | undefined
 }
 
 /**
@@ -24,7 +27,7 @@ export interface ControlRequest {
  */
 export async function handleControlRequest(
   sandbox: Sandbox,
-  { request, url, rest, body, session }: ControlRequest,
+  { request, url, rest, body, session, findRequest }: ControlRequest,
 ): Promise<Reply> {
   const method = request.method.toUpperCase()
   const found = routeControl(method, rest === '/' ? '' : rest)
@@ -35,40 +38,24 @@ export async function handleControlRequest(
   const type = request.headers.get('content-type')
   const refused = bodyTypeRefused(type, bytes.length > 0, CONTROL_BODY)
   if (refused) return errorReply(refused)
-  let outcome
-  try {
-    switch (found.kind) {
-      case 'not-found':
-        outcome = fail(
-          'not_found',
-          `No control endpoint at ${url.pathname.slice(0, 100)}. The control API has ${listEndpoints(CONTROL_ROUTES, CONTROL_PATH)}.`,
-        )
-        break
-      case 'method-not-allowed':
-        outcome = fail(
-          'method_not_allowed',
-          `${method} is not allowed on ${url.pathname.slice(0, 100)}; allowed: ${found.allow}.`,
-          { allow: found.allow },
-        )
-        break
-      case 'route':
-        outcome = await found.route.resolve({
-          sandbox,
-          session,
-          request,
-          url,
-          params: found.params,
-          body: async () => bytes,
-        })
-    }
-  } catch (error) {
-    // A store that could not write a reset (a StoreWriteError is a SandboxError too).
-    if (error instanceof StoreWriteError) outcome = fail('storage_failed', error.message)
-    // The sandbox refusing what a valid body asks (a clock date out of its range).
-    else if (error instanceof SandboxError)
-      outcome = fail('validation_failed', error.message)
-    else throw error
-  }
+  const outcome = await answerRoute(
+    found,
+    { method, path: url.pathname },
+    {
+      what: 'control endpoint',
+      has: () => `The control API has ${listEndpoints(CONTROL_ROUTES, CONTROL_PATH)}`,
+    },
+    (route, params) =>
+      route.resolve({
+        sandbox,
+        session,
+        findRequest,
+        request,
+        url,
+        params,
+        body: async () => bytes,
+      }),
+  )
   if (outcome instanceof Failure) return errorReply(outcome)
   if (outcome.status === 204)
     return { status: 204, headers: outcome.headers ?? {}, text: '' }

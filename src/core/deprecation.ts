@@ -1,4 +1,4 @@
-import type { HeaderMap } from './api-errors.js'
+import type { HeaderMap } from './reply.js'
 
 /** getPet is removed on this instant (seed: "to be removed on 5 December 2030"). */
 export const GET_PET_SUNSET = Date.UTC(2030, 11, 5)

@@ -1,9 +1,10 @@
 import { http, HttpHandler, type RequestHandler } from 'msw'
-import { toResponse, type Reply } from './api-errors.js'
+import { toResponse, type Reply } from './reply.js'
 import { basePattern } from './base-url.js'
 import { CONTROL_PATH } from './routes.js'
 import type { Sandbox } from './sandbox.js'
-import { portOf, type HandleInit } from './sandbox-port.js'
+import type { HandleInit } from './pipeline.js'
+import { portOf } from './sandbox-port.js'
 
 /** The resolver of a sandbox handler: a response, or undefined to let msw go on. */
 export type SandboxResolver = (

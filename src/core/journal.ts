@@ -1,4 +1,4 @@
-import type { HeaderMap } from './api-errors.js'
+import type { HeaderMap } from './reply.js'
 import {
   entryBytes,
   utf8Length,
@@ -79,7 +79,7 @@ export class Journal implements BudgetedJournal {
   /** Entries holding a body, oldest first, and their text's total length. */
   #withBody: JournalEntry[] | undefined
   #bodyChars = 0
-  #nextId = 1
+  #lastId = 0
   /** Called after every entry, before the listeners (a session's journal forwards to the sandbox's). */
   readonly #onAdd: ((entry: JournalEntry) => void) | undefined
   /** Made by the first `subscribe`: sessions' journals only ever have `onAdd`. */
@@ -97,8 +97,14 @@ export class Journal implements BudgetedJournal {
     this.#budget = budget
   }
 
-  add(entry: Omit<JournalEntry, 'id'>) {
-    const full = { id: this.#nextId++, ...entry }
+  /**
+   * Adds an entry. Its id is the request's, from the sandbox's one counter
+   * (`X-Sandbox-Request-Id`): ids grow within a journal but leave gaps for other
+   * sessions' requests. Without one (a journal of its own) it takes the next number.
+   */
+  add(entry: Omit<JournalEntry, 'id'> & { id?: number }) {
+    const full = { ...entry, id: entry.id ?? this.#lastId + 1 } as JournalEntry
+    this.#lastId = full.id
     if (this.size > 0) {
       const entries = append(this.#entries, full)
       this.#entries = entries
@@ -164,11 +170,10 @@ export class Journal implements BudgetedJournal {
     delete entry.body
     entry.bodyTruncated = true
     const sizes = this.#sizes
-    const first = this.#entries?.[0]
-    if (!sizes || !first) return
-    // Ids grow by one per entry: the entry's place is arithmetic.
+    const entries = this.#entries
+    if (!sizes || !entries) return
     const bytes = utf8Length(body)
-    ;(sizes[entry.id - first.id] as number) -= bytes
+    ;(sizes[firstAfter(entries, entry.id - 1)] as number) -= bytes
     this.#bytes -= bytes
     this.#budget?.count(-bytes)
   }
@@ -177,17 +182,21 @@ export class Journal implements BudgetedJournal {
   recent(limit = this.size, after?: number): JournalEntry[] {
     const entries = this.#entries ?? []
     let start = Math.max(0, entries.length - limit)
-    if (after !== undefined) {
-      // Ids grow by one per entry, so the first newer entry is found by arithmetic.
-      const oldest = entries[0]?.id ?? this.#nextId
-      start = Math.max(start, Math.min(entries.length, after + 1 - oldest))
-    }
+    if (after !== undefined) start = Math.max(start, firstAfter(entries, after))
     return entries.slice(start).reverse()
   }
 
-  /** The id of the newest request this journal has seen (0 for none); clear() keeps counting. */
+  /** The entry of a request id, while the journal still holds it. */
+  find(id: number): JournalEntry | undefined {
+    const entries = this.#entries
+    if (!entries) return undefined
+    const entry = entries[firstAfter(entries, id - 1)]
+    return entry?.id === id ? entry : undefined
+  }
+
+  /** The id of the newest request this journal has seen (0 for none); clear() keeps it. */
   get lastId(): number {
-    return this.#nextId - 1
+    return this.#lastId
   }
 
   clear() {
@@ -207,6 +216,18 @@ export class Journal implements BudgetedJournal {
     listeners.add(listener)
     return () => listeners.delete(listener)
   }
+}
+
+/** The index of the first entry whose id is greater than `id` (ids grow): a binary search. */
+function firstAfter(entries: readonly JournalEntry[], id: number): number {
+  let low = 0
+  let high = entries.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((entries[middle] as JournalEntry).id <= id) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 /** Adds `item` to `list`, making it when there is none yet. */

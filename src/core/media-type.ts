@@ -1,5 +1,5 @@
 import { fail, type Failure } from './api-errors.js'
-import { truncate } from './issues.js'
+import { truncate } from './text.js'
 
 // The one judge of a request body's Content-Type, for /v1 and the control API, in every
 // runtime (the standalone server's guard asks it too, before it reads a control body).

@@ -2,8 +2,6 @@ import { fail, forcedFailure, type Failure } from './api-errors.js'
 import { GET_PET_SUNSET } from './deprecation.js'
 import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.js'
 import type { Operation, Scenario } from './scenarios.js'
-import { StorageFullError } from './pet-quota.js'
-import { StoreWriteError } from './store.js'
 import { bodyTypeRefused } from './media-type.js'
 import { validateListQuery, validateNewPet, validatePetId } from './validation.js'
 
@@ -59,13 +57,8 @@ export async function createPet({
   if (!pet.ok) return fail('validation_failed', pet.message)
   const forced = forcedError(scenario, 'createPet')
   if (forced) return forced
-  try {
-    return { status: 201, body: await (await dataset()).create(pet.value) }
-  } catch (error) {
-    if (error instanceof StorageFullError) return fail('storage_full', error.message)
-    if (!(error instanceof StoreWriteError)) throw error
-    return fail('storage_failed', error.message)
-  }
+  // A full quota or a store that cannot write throws its own code (failureOf).
+  return { status: 201, body: await (await dataset()).create(pet.value) }
 }
 
 /** `GET /pets/{petId}` (deprecated): one pet, 410 once the clock passes the sunset. */

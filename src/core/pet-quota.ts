@@ -54,6 +54,8 @@ export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
 
 /** A create the quota refused: answered 507 `storage_full`, its message naming reset. */
 export class StorageFullError extends Error {
+  /** How the request path answers it (api-errors.ts `failureOf`). */
+  readonly apiCode = 'storage_full'
   constructor(message: string) {
     super(message)
     this.name = 'StorageFullError'

@@ -1,4 +1,4 @@
-import type { HeaderMap } from './api-errors.js'
+import type { HeaderMap } from './reply.js'
 
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000

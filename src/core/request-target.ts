@@ -1,5 +1,5 @@
 import { fail, type Failure } from './api-errors.js'
-import { truncate } from './issues.js'
+import { truncate } from './text.js'
 
 /**
  * Refuses a request target the sandbox cannot route on as sent, before any routing, so

@@ -1,5 +1,5 @@
 import { fail, type Failure } from './api-errors.js'
-import { truncate } from './issues.js'
+import { truncate } from './text.js'
 
 /**
  * Who the standalone server trusts: which `Origin` may use the control API and which

@@ -1,11 +1,14 @@
 import type { SandboxWorld } from './world.js'
-import type { Failure, HeaderMap } from './api-errors.js'
+import type { Failure } from './api-errors.js'
+import type { HeaderMap } from './reply.js'
+import type { JournalEntry } from './journal.js'
 import type { PetData } from './pet-store.js'
 import {
   createSession,
   deleteSession,
   getClock,
   getScenario,
+  getRequest,
   getState,
   listRequests,
   listSessions,
@@ -51,6 +54,8 @@ export interface ControlCall {
   sandbox: Sandbox
   /** The session the request names (made on first use): the sandbox itself by default. */
   session(): World
+  /** A journal entry by request id, from whichever session holds it. */
+  findRequest(id: number): JournalEntry | undefined
   request: Request
   url: URL
   /** Path parameters by name (`id`), as sent (still percent-encoded). */
@@ -174,6 +179,14 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: 'listRequests',
     summary: 'The most recent /v1 requests with their status, code, key and scenario.',
     resolve: listRequests,
+  },
+  {
+    method: 'GET',
+    path: '/requests/{id}',
+    operationId: 'getRequest',
+    summary:
+      'One journal entry by its request id (the X-Sandbox-Request-Id of its answer), from any session.',
+    resolve: getRequest,
   },
   {
     method: 'GET',

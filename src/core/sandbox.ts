@@ -17,7 +17,8 @@ import {
   DEFAULT_SEED,
   parsePersistedState,
 } from './sandbox-options.js'
-import { createPort, registerPort } from './sandbox-port.js'
+import { createPipeline } from './pipeline.js'
+import { registerPort } from './sandbox-port.js'
 import type { Sandbox, SandboxOptions, SandboxState, World } from './sandbox-types.js'
 import {
   BUILT_IN_SCENARIOS,
@@ -37,7 +38,6 @@ import { STATE_FORMAT } from './store.js'
 import { SandboxWorld, type Shared } from './world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'
-export type { HandleInit } from './sandbox-port.js'
 export type {
   Sandbox,
   SandboxOptions,
@@ -86,6 +86,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     )
   let keys = indexKeys()
   let overrides = checkOverrides(options.handlers ?? [], 'options.handlers')
+  // One counter of request ids for every world (X-Sandbox-Request-Id).
+  let lastRequestId = 0
   // Every world's journal tells these listeners (onRequest).
   const requestListeners = new Set<(entry: JournalEntry) => void>()
 
@@ -273,7 +275,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   /** A world as its users see it: the sandbox itself for the default one. */
   const face = (world: SandboxWorld): World => (world === main ? sandbox : world)
   registerPort(sandbox, {
-    ...createPort({ bases, keys: () => keys, main, sessions, worldOf, face, sandbox }),
+    ...createPipeline({
+      bases,
+      keys: () => keys,
+      main,
+      sessions,
+      worldOf,
+      face,
+      sandbox,
+      nextRequestId: () => ++lastRequestId,
+    }),
     useOverrides(handlers) {
       overrides = checkOverrides(handlers, 'useOverrides()')
     },

@@ -1,5 +1,5 @@
 import { fail, type Failure } from './api-errors.js'
-import { truncate } from './issues.js'
+import { truncate } from './text.js'
 
 /** Names the session a request belongs to; no header is the default session. */
 export const SESSION_HEADER = 'x-sandbox-session'

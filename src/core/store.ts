@@ -1,5 +1,5 @@
 import { SandboxError } from './errors.js'
-import { truncate } from './issues.js'
+import { truncate } from './text.js'
 import type { Sandbox } from './sandbox.js'
 import type { Pet } from './schemas.js'
 
@@ -93,6 +93,8 @@ export interface SandboxStore {
  * @see README.md#persistence-stores
  */
 export class StoreWriteError extends SandboxError {
+  /** How the request path answers it (api-errors.ts `failureOf`). */
+  readonly apiCode = 'storage_failed'
   /** The change that could not be written. */
   readonly change: StoreChange
 

@@ -1,5 +1,6 @@
 import { newPetSchema, PET_STATUSES, type NewPet, type PetStatus } from './schemas.js'
-import { describeIssues, typeName, truncate } from './issues.js'
+import { describeIssues, typeName } from './describe-issues.js'
+import { truncate } from './text.js'
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; message: string }
 

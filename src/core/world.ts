@@ -106,6 +106,15 @@ export class SandboxWorld implements SessionEntry, World {
     return this.#pets
   }
 
+  /**
+   * Records a request this world answered (or refused, or an override answered): the
+   * journal entry under its request id. Where the world keeps what it learns of each
+   * request (the journal; the report card's counters) is here, once.
+   */
+  record(entry: JournalEntry): void {
+    this.journal.add(entry)
+  }
+
   activeScenario(): Scenario {
     return this.#active
   }

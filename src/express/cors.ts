@@ -11,10 +11,11 @@ export const CORS_ALLOWED_HEADERS = [
 ]
 
 /**
- * Headers browser code may read: the rate limits, the 429 wait, deprecation, 405's
- * Allow, and whether the request made its session.
+ * Headers browser code may read: the request id, the rate limits, the 429 wait,
+ * deprecation, 405's Allow, and whether the request made its session.
  */
 export const CORS_EXPOSED_HEADERS = [
+  'X-Sandbox-Request-Id',
   'X-Sandbox-Session-Created',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

@@ -4,7 +4,8 @@ import express, {
   type Request,
   type Response,
 } from 'express'
-import { errorReply, fail, type ApiErrorCode } from '../core/api-errors.js'
+import { errorReply, failureOf } from '../core/api-errors.js'
+import { noRoute } from '../core/route-outcome.js'
 import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
@@ -205,10 +206,11 @@ export function buildSandboxApp(
   }
 
   app.use((req, res) => {
-    sendError(
+    sendReply(
+      errorReply(
+        noRoute('page or endpoint', req.method, req.path, `This server has ${ROUTES}`),
+      ),
       res,
-      'not_found',
-      `Nothing at ${req.method} ${req.path.slice(0, 200)}. This server has ${ROUTES}.`,
     )
   })
 
@@ -219,20 +221,9 @@ export function buildSandboxApp(
       res.destroy()
       return
     }
-    const status = statusOf(error)
-    if (status >= 500) {
-      adapter.onError?.(error)
-      return sendError(
-        res,
-        'internal_error',
-        'The sandbox failed to answer this request (an internal error, logged by the server). Retry it; if it keeps failing, POST /__sandbox/reset.',
-      )
-    }
-    sendError(
-      res,
-      status === 413 ? 'payload_too_large' : 'bad_request',
-      `The request could not be read (${status}). Check the URL encoding, headers and body.`,
-    )
+    const failure = failureOf(error)
+    if (failure.code === 'internal_error') adapter.onError?.(error)
+    sendReply(errorReply(failure), res)
   })
 
   Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
@@ -241,15 +232,4 @@ export function buildSandboxApp(
     enumerable: true,
   })
   return app as SandboxApp
-}
-
-function statusOf(error: unknown): number {
-  const status =
-    (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
-    (error as { statusCode?: unknown } | null)?.statusCode
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : 500
-}
-
-function sendError(res: Response, code: ApiErrorCode, message: string) {
-  sendReply(errorReply(fail(code, message)), res)
 }

@@ -8,14 +8,8 @@ import {
 } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import {
-  errorReply,
-  fail,
-  type ApiErrorCode,
-  type Failure,
-  type HeaderMap,
-  type Reply,
-} from '../core/api-errors.js'
+import { errorReply, fail, type ApiErrorCode, type Failure } from '../core/api-errors.js'
+import { type HeaderMap, type Reply } from '../core/reply.js'
 import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'

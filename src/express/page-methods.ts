@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express'
-import { errorReply, fail } from '../core/api-errors.js'
+import { errorReply } from '../core/api-errors.js'
+import { methodNotAllowed } from '../core/route-outcome.js'
 import type { PackageAssets } from './package-assets.js'
 import { sendReply } from './send-fetch-response.js'
 
@@ -28,10 +29,11 @@ export function refusePageMethods(assets: PackageAssets) {
     if (req.method === 'GET' || req.method === 'HEAD' || !pages.test(req.path)) {
       return next()
     }
-    const failure = fail(
-      'method_not_allowed',
-      `${req.method.slice(0, 20)} is not allowed on ${req.path.slice(0, 100)}, a page of the sandbox; allowed: ${PAGE_ALLOW}. The API is under /v1 (e.g. POST /v1/pets), the control API under /__sandbox.`,
-      { allow: PAGE_ALLOW },
+    const failure = methodNotAllowed(
+      req.method,
+      req.path,
+      PAGE_ALLOW,
+      ', a page of the sandbox (the API is under /v1, e.g. POST /v1/pets; the control API under /__sandbox)',
     )
     sendReply(errorReply(failure), res)
   }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Reply } from '../core/api-errors.js'
+import type { Reply } from '../core/reply.js'
 
 /**
  * Writes a reply of the core in one `writeHead` and one `end`, with a Content-Length so

@@ -127,6 +127,7 @@ describe('paths', () => {
       getClock: ['200'],
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
+      getRequest: ['200', '400', '404', '405'],
       listSessions: ['200'],
       createSession: ['200', '201', '400'],
       deleteSession: ['204', '400'],

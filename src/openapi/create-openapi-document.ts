@@ -5,7 +5,8 @@ import {
   CONTROL_ROUTES,
 } from '../core/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
-import { COMPONENT_RESPONSES, OPERATION_DOCS, type Json } from './operations.js'
+import type { Json } from './doc-parts.js'
+import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {

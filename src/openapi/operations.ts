@@ -1,63 +1,19 @@
-/** A piece of the OpenAPI document, as plain JSON data. */
-export type Json = Record<string, unknown>
-
-/** What the document says about one operation beyond the route table's entry. */
-export interface OperationDoc {
-  description: string
-  tags: string[]
-  parameters?: Json[]
-  requestBody?: Json
-  responses: Record<string, Json>
-}
-
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
-const json = (schema: string) => ({
-  'application/json': { schema: ref('schemas', schema) },
-})
-
-const rateLimitHeaders = {
-  'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
-  'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
-  'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
-}
-const deprecationHeaders = {
-  Deprecation: ref('headers', 'Deprecation'),
-  Sunset: ref('headers', 'Sunset'),
-  Link: ref('headers', 'Link'),
-}
-const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') }
-
-/** A response of the API: rate-limit headers (and any others given) and a body. */
-const apiResponse = (description: string, schema = 'Error', headers: Json = {}) => ({
-  description,
-  headers: { ...rateLimitHeaders, ...headers },
-  content: json(schema),
-})
-const controlResponse = (description: string, schema = 'Error') => ({
-  description,
-  content: json(schema),
-})
-
-const UNKNOWN_SCENARIO = 'Also 400 unknown_scenario for an unknown X-Sandbox-Scenario.'
-const FORCED =
-  'An error a scenario forces (e.g. 503 service_unavailable); never in the default scenario.'
-
-/** A control body of another type than application/json, +json types included. */
-const NOT_JSON = controlResponse(
-  'The body is not application/json, +json types included (unsupported_media_type).',
-)
-
-/** The 404 and 405 every path may answer: a mistyped path, or a method it does not take. */
-const pathErrors = (scope: 'api' | 'control') => ({
-  '404': ref('responses', scope === 'api' ? 'NotFound' : 'ControlNotFound'),
-  '405': ref(
-    'responses',
-    scope === 'api' ? 'MethodNotAllowed' : 'ControlMethodNotAllowed',
-  ),
-})
-
-const scenarioHeader = ref('parameters', 'X-Sandbox-Scenario')
-const sessionHeader = ref('parameters', 'X-Sandbox-Session')
+import { CONTROL_DOCS } from './control-docs.js'
+import {
+  ref,
+  json,
+  deprecationHeaders,
+  retryAfter,
+  apiResponse,
+  controlResponse,
+  UNKNOWN_SCENARIO,
+  FORCED,
+  pathErrors,
+  scenarioHeader,
+  sessionHeader,
+  type Json,
+  type OperationDoc,
+} from './doc-parts.js'
 
 /** The reusable responses the operations refer to. */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
@@ -93,8 +49,8 @@ export const COMPONENT_RESPONSES: Record<string, Json> = {
 const getPetResponse = (description: string, schema = 'Error', headers: Json = {}) =>
   apiResponse(description, schema, { ...deprecationHeaders, ...headers })
 
-/** The documentation of every operation, by operationId. */
-export const OPERATION_DOCS: Record<string, OperationDoc> = {
+/** The documentation of the v1 API's operations, by operationId. */
+const API_DOCS: Record<string, OperationDoc> = {
   listPets: {
     tags: ['Pets'],
     description:
@@ -198,142 +154,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       '501': apiResponse('Not modelled by the sandbox (not_implemented).'),
     },
   },
-  getSandboxState: {
-    tags: ['Sandbox'],
-    description: 'Scenario, seed, counts, demo keys, clock and base addresses.',
-    responses: {
-      '200': controlResponse('The state.', 'SandboxState'),
-      ...pathErrors('control'),
-    },
-  },
-  resetSandbox: {
-    tags: ['Sandbox'],
-    description:
-      'Back to the start: seeded data, fresh rate-limit windows and bans, the clock, the startup scenario, an empty journal.',
-    responses: {
-      '200': controlResponse('The state after the reset.', 'SandboxState'),
-      '415': NOT_JSON,
-      ...pathErrors('control'),
-    },
-  },
-  getScenario: {
-    tags: ['Sandbox'],
-    description: 'The active scenario and the one the sandbox started with.',
-    responses: {
-      '200': controlResponse('The active scenario.', 'ScenarioState'),
-      ...pathErrors('control'),
-    },
-  },
-  useScenario: {
-    tags: ['Sandbox'],
-    description:
-      'Switches the scenario of the sandbox; only names of loaded scenarios, never a path.',
-    requestBody: { required: true, content: json('ScenarioSwitch') },
-    responses: {
-      '200': controlResponse('The active scenario.', 'ScenarioState'),
-      '400': controlResponse(
-        'No loaded scenario has this name (unknown_scenario), the body is not JSON (invalid_json), or name is not a string (validation_failed).',
-      ),
-      '415': NOT_JSON,
-      ...pathErrors('control'),
-    },
-  },
-  getClock: {
-    tags: ['Sandbox'],
-    description: 'The sandbox time that rate-limit windows, bans and the sunset read.',
-    responses: {
-      '200': controlResponse('The clock.', 'ClockState'),
-      ...pathErrors('control'),
-    },
-  },
-  setClock: {
-    tags: ['Sandbox'],
-    description:
-      'Sets, advances, freezes or resets the clock. All or none: a refused field (a date outside 1970 to 9999) leaves the clock as it was.',
-    requestBody: { required: true, content: json('ClockChange') },
-    responses: {
-      '200': controlResponse('The clock.', 'ClockState'),
-      '400': controlResponse(
-        'The body is not JSON (invalid_json), or a field is wrong or out of range (validation_failed).',
-      ),
-      '415': NOT_JSON,
-      ...pathErrors('control'),
-    },
-  },
-  listSessions: {
-    tags: ['Sandbox'],
-    description:
-      'The live sessions besides the default one, least recently used first. Sessions give isolation, not privacy: whoever reaches the server can name any session.',
-    responses: {
-      '200': controlResponse('The sessions.', 'SessionList'),
-      ...pathErrors('control'),
-    },
-  },
-  createSession: {
-    tags: ['Sandbox'],
-    description:
-      'Starts a session (its own pets, limits, clock, scenario switch and journal), or answers the existing one with 200: retries are safe. Its keys work without the X-Sandbox-Session header.',
-    requestBody: { required: false, content: json('SessionRequest') },
-    responses: {
-      '200': controlResponse('The session already existed.', 'SessionKeys'),
-      '201': controlResponse('The session was made.', 'SessionKeys'),
-      '400': controlResponse(
-        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), or the scenario is not loaded (unknown_scenario).',
-      ),
-      '415': NOT_JSON,
-      ...pathErrors('control'),
-    },
-  },
-  deleteSession: {
-    tags: ['Sandbox'],
-    description:
-      'Ends a session; a request naming it later starts a fresh one. The default session cannot be deleted (reset it instead).',
-    parameters: [
-      {
-        name: 'id',
-        in: 'path',
-        required: true,
-        description: 'The session id.',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-      },
-    ],
-    responses: {
-      '204': { description: 'The session is gone.' },
-      '400': controlResponse(
-        'The default session (invalid_session), or an id with a malformed percent-escape (invalid_path).',
-      ),
-      '404': controlResponse('No live session with this id (not_found).'),
-      '405': ref('responses', 'ControlMethodNotAllowed'),
-    },
-  },
-  listRequests: {
-    tags: ['Sandbox'],
-    description:
-      'The most recent API requests of the session (X-Sandbox-Session, or a session key as the bearer token) with their status, code, message, key, plan, scenario, latency, rate-limit state, Content-Type and X-Sandbox-* request headers and the first 4 KiB of the request body, newest first; at most journalSize (100) are kept, and fewer when the journals of all sessions hold more than maxJournalBytes (32 MiB; the oldest go first, each session keeps its last 10); paths over 2 KiB are cut, ending with "…"; no response bodies. Poll with after=<lastId> for what came since (the inspector at /inspector/ does, once a second).',
-    parameters: [
-      {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        description: 'How many entries to return at most.',
-        schema: { type: 'integer', minimum: 1 },
-      },
-      {
-        name: 'after',
-        in: 'query',
-        required: false,
-        description:
-          'Only entries with a greater id: send the lastId of the previous answer to poll.',
-        schema: { type: 'integer', minimum: 0 },
-      },
-      sessionHeader,
-    ],
-    responses: {
-      '200': controlResponse('The journal.', 'Journal'),
-      '400': controlResponse(
-        'limit is not a positive integer, or after not an integer from 0 (validation_failed).',
-      ),
-      ...pathErrors('control'),
-    },
-  },
+}
+
+/** The documentation of every operation, by operationId. */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  ...API_DOCS,
+  ...CONTROL_DOCS,
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
+import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 import { demoDir, serveDemo } from './serve-demo.js'
@@ -78,37 +79,37 @@ let browser: Browser | undefined
 let demo: Server | undefined
 let relay: Server | undefined
 
-defineContractSuite(
-  'browser runtime (petstore-sandbox/browser, service worker)',
-  async () => {
-    if (!existsSync(join(demoDir, 'index.html'))) {
-      execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
-        stdio: 'inherit',
-      })
-    }
-    browser = await chromium.launch({
-      executablePath: browserPath(inject('browserSearch')),
-      args: LAUNCH_ARGS,
+const start = async () => {
+  if (!existsSync(join(demoDir, 'index.html'))) {
+    execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
+      stdio: 'inherit',
     })
-    const served = await serveDemo()
-    demo = served.server
-    const demoOrigin = served.origin
-    const page = await (await browser.newContext()).newPage()
-    await page.goto(`${demoOrigin}/?mode=worker&seed=42&quiet`)
-    await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
-    const ready = await page.locator('body').getAttribute('data-ready')
-    if (ready !== 'true')
-      throw new Error(
-        `The demo did not start: ${await page.locator('#runtime').innerText()}`,
-      )
-    relay = relayTo(page)
-    return {
-      origin: await listen(relay),
-      async close() {
-        await close(relay)
-        await close(demo)
-        await browser?.close()
-      },
-    }
-  },
-)
+  }
+  browser = await chromium.launch({
+    executablePath: browserPath(inject('browserSearch')),
+    args: LAUNCH_ARGS,
+  })
+  const served = await serveDemo()
+  demo = served.server
+  const demoOrigin = served.origin
+  const page = await (await browser.newContext()).newPage()
+  await page.goto(`${demoOrigin}/?mode=worker&seed=42&quiet`)
+  await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
+  const ready = await page.locator('body').getAttribute('data-ready')
+  if (ready !== 'true')
+    throw new Error(
+      `The demo did not start: ${await page.locator('#runtime').innerText()}`,
+    )
+  relay = relayTo(page)
+  return {
+    origin: await listen(relay),
+    async close() {
+      await close(relay)
+      await close(demo)
+      await browser?.close()
+    },
+  }
+}
+const runtime = 'browser runtime (petstore-sandbox/browser, service worker)'
+defineContractSuite(runtime, start)
+defineRequestIdsSuite(runtime, start)

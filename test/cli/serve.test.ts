@@ -43,8 +43,12 @@ test('one log line per request: method, path, status, ms, key, scenario; depreca
   await fetch(`${api}/pets`)
   const first = await cli.line(/GET \/v1\/pets\?limit=2/)
   expect(first).toMatch(
-    /^\d\d:\d\d:\d\d GET \/v1\/pets\?limit=2 200 [\d.]+ ms sandbox-free-key \(free\) \[default\]$/,
+    /^\d\d:\d\d:\d\d #\d+ GET \/v1\/pets\?limit=2 200 [\d.]+ ms sandbox-free-key \(free\) \[default\]$/,
   )
+  // The id in the line is the answer's X-Sandbox-Request-Id, and finds the entry.
+  const id = /#(\d+) /.exec(first)?.[1]
+  const entry = await fetch(`${api.replace(/\/v1$/, '')}/__sandbox/requests/${id}`)
+  expect(await entry.json()).toMatchObject({ id: Number(id), path: '/v1/pets?limit=2' })
   expect(await cli.line(/GET \/v1\/pets\/7/)).toMatch(
     /200 .*⚠ deprecated endpoint: .*5 December 2030.*GET \/v1\/pets/,
   )

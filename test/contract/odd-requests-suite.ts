@@ -12,7 +12,13 @@ interface Answer {
 }
 
 /** Headers that differ between two answers to the same request by design. */
-const VARYING = new Set(['date', 'x-ratelimit-remaining', 'connection', 'keep-alive'])
+const VARYING = new Set([
+  'date',
+  'x-ratelimit-remaining',
+  'connection',
+  'keep-alive',
+  'x-sandbox-request-id',
+])
 
 /**
  * CONTRACT "Odd requests", the part every runtime holds: HEAD is GET without a body,

@@ -1,4 +1,5 @@
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
+import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { startApp } from './start-app.js'
 
@@ -9,3 +10,4 @@ const start = async () => {
 }
 defineContractSuite('standalone server (petstore-sandbox/express)', start)
 defineOddRequestsSuite('standalone server (petstore-sandbox/express)', start)
+defineRequestIdsSuite('standalone server (petstore-sandbox/express)', start)

@@ -129,6 +129,24 @@ describe('one override file serves every runtime', () => {
   )
 })
 
+test('the pretty log marks answers of your own handlers as yours', async () => {
+  const cli = await runCli(['--port', '0', '--handlers', FILE])
+  try {
+    const api = /API +(\S+)/.exec(await cli.line(/API +http/))?.[1] as string
+    const origin = api.replace(/\/v1$/, '')
+    await fetch(`${origin}/v1/pets/4242`, {
+      headers: { authorization: 'Bearer sandbox-free-key' },
+    })
+    await fetch(`${origin}/v1/pets/1`, {
+      headers: { authorization: 'Bearer sandbox-free-key' },
+    })
+    expect(await cli.line(/GET \/v1\/pets\/4242/)).toMatch(/ 200 \(your handler\) /)
+    expect(await cli.line(/GET \/v1\/pets\/1 /)).not.toMatch(/your handler/)
+  } finally {
+    cli.kill()
+  }
+})
+
 describe('--handlers on the command line', () => {
   afterAll(() => rmSync(OUTPUT, { recursive: true, force: true }))
   const OUTPUT = 'test-output/handlers'

@@ -1,6 +1,7 @@
 import { config } from 'zod/mini'
 import { globalConfig, type $ZodIssue, type $ZodType } from 'zod/v4/core'
 import en from 'zod/v4/locales/en.js'
+import { truncate } from './text.js'
 
 // The core validates with zod's mini build (zod/mini): the same parser, issues and JSON
 // Schema output as the classic build, without its method-chaining classes, which were
@@ -118,8 +119,4 @@ export function typeName(value: unknown): string {
     return 'an integer past 2^53'
   if (typeof value === 'string') return `the string ${JSON.stringify(truncate(value))}`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
-}
-
-export function truncate(text: string, max = 40): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text
 }

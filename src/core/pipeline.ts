@@ -1,0 +1,203 @@
+import {
+  anonymousRateLimitHeaders,
+  answerRefusedRequest,
+  handleApiRequest,
+  journalOverride,
+} from './api.js'
+import { Failure } from './api-errors.js'
+import type { KnownKey } from './auth.js'
+import { matchBase, type ApiBase } from './base-url.js'
+import { handleControlRequest } from './control.js'
+import type { HeaderMap, Reply } from './reply.js'
+import { checkTarget, targetPath } from './request-target.js'
+import { forbiddenSessionOrigin } from './request-trust.js'
+import { CONTROL_PATH } from './routes.js'
+import type { Sandbox, World } from './sandbox-types.js'
+import {
+  DEFAULT_SESSION,
+  SESSION_CREATED_HEADER,
+  selectSession,
+  type SessionRegistry,
+} from './sessions.js'
+import type { SandboxWorld } from './world.js'
+
+/** The id of an answer of `/v1` or `/__sandbox` (one counter for the sandbox); a `/v1` answer's is its journal entry's. */
+export const REQUEST_ID_HEADER = 'x-sandbox-request-id'
+
+/** What the pipeline reads of its sandbox. */
+export interface PipelineHost {
+  readonly bases: ApiBase[]
+  keys(): Map<string, KnownKey>
+  /** The default world. */
+  readonly main: SandboxWorld
+  readonly sessions: SessionRegistry<SandboxWorld>
+  /** The world of a session id, made if it is not live (the default one for `default`). */
+  worldOf(id: string): { world: SandboxWorld; created: boolean }
+  /** The world as its users see it: the sandbox itself for the default one. */
+  face(world: SandboxWorld): World
+  readonly sandbox: Sandbox
+  /** The next request id: one counter for every world of the sandbox. */
+  nextRequestId(): number
+}
+
+/** What a transport knows of a request besides the Fetch Request. */
+export interface HandleInit {
+  /** The body, when the transport has read it already (the request then has none). */
+  body?: Uint8Array
+  /** The path and query as the client sent them, before any URL parser normalised them. */
+  target?: string
+  /**
+   * The request's `Origin`, when the server does not trust it (the standalone app's
+   * rule, README.md#security): a `/v1` request may then use the default session and
+   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
+   * instead of making it. msw runtimes leave it out: what they intercept comes from the
+   * process itself, or from pages of the worker's own origin.
+   */
+  untrustedOrigin?: string
+}
+
+/** Which of the sandbox's scopes a request is in, and why it is refused if it is. */
+interface Scope {
+  api?: { base: ApiBase; rest: string }
+  control?: { base: ApiBase; rest: string }
+  /** The target failed `checkTarget`: refused before any routing. */
+  unsafe?: Failure
+}
+
+/**
+ * The sandbox's one request pipeline, behind every runtime:
+ * scope -> session -> (v1) scenario -> auth -> limit -> route -> resolve, or
+ * scope -> session -> (control) route -> resolve. Every answer it gives carries a request
+ * id; a `/v1` answer is journalled (and counted for the report) under that id.
+ */
+export function createPipeline(host: PipelineHost) {
+  const { bases, main, sessions } = host
+
+  /**
+   * Which of the sandbox's scopes a URL is in, the one decision of "is this mine?" that
+   * every adapter and the handlers share. A target that fails `checkTarget` (as sent,
+   * before any routing) is the sandbox's to refuse when either reading of its path, as
+   * sent or as the URL parser normalised it, is under one of its base paths.
+   */
+  const scopeOf = (
+    url: URL,
+    target = `${url.pathname}${url.search}`,
+  ): Scope | undefined => {
+    const api = matchBase(bases, url.origin, url.pathname, (base) => base.path)
+    const control = api
+      ? undefined
+      : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
+    const unsafe = checkTarget(target)
+    if (!unsafe) return api || control ? { api, control } : undefined
+    const sentPath = targetPath(target)
+    const claimed =
+      api ??
+      control ??
+      matchBase(bases, url.origin, sentPath, (base) => base.path) ??
+      matchBase(bases, url.origin, sentPath, () => CONTROL_PATH)
+    return claimed ? { api, control, unsafe } : undefined
+  }
+
+  /** A refused request's answer: journalled in the default world, with its id. */
+  const refuse = (request: Request, failure: Failure, target?: string): Reply => {
+    const id = host.nextRequestId()
+    return withId(answerRefusedRequest(main, request, failure, target, id), id)
+  }
+
+  const answer = async (
+    request: Request,
+    url: URL,
+    scope: Scope,
+    init: HandleInit,
+    id: number,
+  ): Promise<Reply> => {
+    const target = init.target ?? `${url.pathname}${url.search}`
+    const keys = host.keys()
+    const selection = selectSession(request, (key) => keys.has(key))
+    if (selection instanceof Failure) {
+      return answerRefusedRequest(main, request, selection, target, id)
+    }
+    const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+    let created = false
+    let reply: Reply
+    if (scope.api) {
+      const { untrustedOrigin } = init
+      if (
+        untrustedOrigin !== undefined &&
+        selection.id !== DEFAULT_SESSION &&
+        !sessions.peek(selection.id)
+      ) {
+        const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
+        return answerRefusedRequest(main, request, refused, target, id)
+      }
+      const named = host.worldOf(selection.id)
+      created = named.created
+      reply = await handleApiRequest(named.world, {
+        id,
+        request,
+        url,
+        apiBase: scope.api.base.path,
+        rest: scope.api.rest,
+        authorization: selection.authorization,
+        body,
+      })
+    } else {
+      reply = await handleControlRequest(host.sandbox, {
+        request,
+        url,
+        rest: (scope.control as { rest: string }).rest,
+        body,
+        // Made only when an endpoint acts on it (not for /__sandbox/sessions).
+        session() {
+          const named = host.worldOf(selection.id)
+          created ||= named.created
+          return host.face(named.world)
+        },
+        findRequest: (wanted) => findRequest(host, wanted),
+      })
+    }
+    if (created) reply.headers = { ...reply.headers, [SESSION_CREATED_HEADER]: 'true' }
+    return reply
+  }
+
+  return {
+    owns: (url: URL, target?: string) => scopeOf(url, target) !== undefined,
+    async handle(request: Request, init: HandleInit = {}): Promise<Reply | undefined> {
+      const url = new URL(request.url)
+      const target = init.target ?? `${url.pathname}${url.search}`
+      const scope = scopeOf(url, target)
+      if (!scope) return undefined
+      const id = host.nextRequestId()
+      if (scope.unsafe) {
+        return withId(answerRefusedRequest(main, request, scope.unsafe, target, id), id)
+      }
+      return withId(await answer(request, url, scope, init, id), id)
+    },
+    refuse,
+    rateLimitHeaders: (): HeaderMap => anonymousRateLimitHeaders(main),
+    recordOverride(request: Request, status: number) {
+      // In the journal of the session the request named, when that session is live.
+      const keys = host.keys()
+      const selection = selectSession(request, (key) => keys.has(key))
+      const world = selection instanceof Failure ? undefined : sessions.peek(selection.id)
+      journalOverride(world ?? main, request, status, host.nextRequestId())
+    },
+  }
+}
+
+/** Stamps a reply with its request id, the id of its journal entry when it has one. */
+function withId(reply: Reply, id: number): Reply {
+  reply.headers = { ...reply.headers, [REQUEST_ID_HEADER]: String(id) }
+  return reply
+}
+
+/** A journal entry by request id, from whichever world holds it. */
+function findRequest(host: PipelineHost, id: number) {
+  const inMain = host.main.journal.find(id)
+  if (inMain) return inMain
+  for (const world of host.sessions.list()) {
+    const entry = world.journal.find(id)
+    if (entry) return entry
+  }
+  return undefined
+}

@@ -1,0 +1,29 @@
+/** Headers of a reply, by lower-case name. */
+export type HeaderMap = Record<string, string>
+
+/**
+ * What the core answers before a transport writes it: status, headers and the JSON
+ * body as text.
+ */
+export interface Reply {
+  status: number
+  headers: HeaderMap
+  /** The JSON body as text. */
+  text: string
+}
+
+const JSON_HEADERS: HeaderMap = { 'content-type': 'application/json' }
+
+/** A JSON reply with the given headers (rate-limit headers among them). */
+export function jsonReply(status: number, body: unknown, headers: HeaderMap = {}): Reply {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, text: JSON.stringify(body) }
+}
+
+/**
+ * A reply as a Fetch `Response`, for msw. The answer to a HEAD has the GET's status and
+ * headers and no body (RFC 9110): msw hands a Response to the client as it is.
+ */
+export function toResponse(reply: Reply, request?: Request): Response {
+  const body = reply.status === 204 || request?.method === 'HEAD' ? null : reply.text
+  return new Response(body, { status: reply.status, headers: reply.headers })
+}

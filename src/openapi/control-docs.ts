@@ -1,0 +1,174 @@
+import {
+  ref,
+  json,
+  controlResponse,
+  NOT_JSON,
+  pathErrors,
+  sessionHeader,
+  type OperationDoc,
+} from './doc-parts.js'
+
+/** The documentation of the control API's operations, by operationId. */
+export const CONTROL_DOCS: Record<string, OperationDoc> = {
+  getSandboxState: {
+    tags: ['Sandbox'],
+    description: 'Scenario, seed, counts, demo keys, clock and base addresses.',
+    responses: {
+      '200': controlResponse('The state.', 'SandboxState'),
+      ...pathErrors('control'),
+    },
+  },
+  resetSandbox: {
+    tags: ['Sandbox'],
+    description:
+      'Back to the start: seeded data, fresh rate-limit windows and bans, the clock, the startup scenario, an empty journal.',
+    responses: {
+      '200': controlResponse('The state after the reset.', 'SandboxState'),
+      '415': NOT_JSON,
+      ...pathErrors('control'),
+    },
+  },
+  getScenario: {
+    tags: ['Sandbox'],
+    description: 'The active scenario and the one the sandbox started with.',
+    responses: {
+      '200': controlResponse('The active scenario.', 'ScenarioState'),
+      ...pathErrors('control'),
+    },
+  },
+  useScenario: {
+    tags: ['Sandbox'],
+    description:
+      'Switches the scenario of the sandbox; only names of loaded scenarios, never a path.',
+    requestBody: { required: true, content: json('ScenarioSwitch') },
+    responses: {
+      '200': controlResponse('The active scenario.', 'ScenarioState'),
+      '400': controlResponse(
+        'No loaded scenario has this name (unknown_scenario), the body is not JSON (invalid_json), or name is not a string (validation_failed).',
+      ),
+      '415': NOT_JSON,
+      ...pathErrors('control'),
+    },
+  },
+  getClock: {
+    tags: ['Sandbox'],
+    description: 'The sandbox time that rate-limit windows, bans and the sunset read.',
+    responses: {
+      '200': controlResponse('The clock.', 'ClockState'),
+      ...pathErrors('control'),
+    },
+  },
+  setClock: {
+    tags: ['Sandbox'],
+    description:
+      'Sets, advances, freezes or resets the clock. All or none: a refused field (a date outside 1970 to 9999) leaves the clock as it was.',
+    requestBody: { required: true, content: json('ClockChange') },
+    responses: {
+      '200': controlResponse('The clock.', 'ClockState'),
+      '400': controlResponse(
+        'The body is not JSON (invalid_json), or a field is wrong or out of range (validation_failed).',
+      ),
+      '415': NOT_JSON,
+      ...pathErrors('control'),
+    },
+  },
+  getRequest: {
+    tags: ['Sandbox'],
+    description:
+      'One journal entry by its request id: the X-Sandbox-Request-Id header of a /v1 answer (control answers carry an id too but are not journalled). Found in whichever session holds it; 404 once it has left the journal (journalSize, maxJournalBytes, a reset).',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The request id, from the X-Sandbox-Request-Id header.',
+        schema: { type: 'integer', minimum: 1 },
+        example: 1,
+      },
+    ],
+    responses: {
+      '200': controlResponse('The journal entry.', 'JournalEntry'),
+      '400': controlResponse('id is not a positive integer (validation_failed).'),
+      ...pathErrors('control'),
+      '404': controlResponse(
+        'No entry with this id in any journal (not_found): a control request, or one that has left the journal.',
+      ),
+    },
+  },
+  listSessions: {
+    tags: ['Sandbox'],
+    description:
+      'The live sessions besides the default one, least recently used first. Sessions give isolation, not privacy: whoever reaches the server can name any session.',
+    responses: {
+      '200': controlResponse('The sessions.', 'SessionList'),
+      ...pathErrors('control'),
+    },
+  },
+  createSession: {
+    tags: ['Sandbox'],
+    description:
+      'Starts a session (its own pets, limits, clock, scenario switch and journal), or answers the existing one with 200: retries are safe. Its keys work without the X-Sandbox-Session header.',
+    requestBody: { required: false, content: json('SessionRequest') },
+    responses: {
+      '200': controlResponse('The session already existed.', 'SessionKeys'),
+      '201': controlResponse('The session was made.', 'SessionKeys'),
+      '400': controlResponse(
+        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), or the scenario is not loaded (unknown_scenario).',
+      ),
+      '415': NOT_JSON,
+      ...pathErrors('control'),
+    },
+  },
+  deleteSession: {
+    tags: ['Sandbox'],
+    description:
+      'Ends a session; a request naming it later starts a fresh one. The default session cannot be deleted (reset it instead).',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The session id.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      },
+    ],
+    responses: {
+      '204': { description: 'The session is gone.' },
+      '400': controlResponse(
+        'The default session (invalid_session), or an id with a malformed percent-escape (invalid_path).',
+      ),
+      '404': controlResponse('No live session with this id (not_found).'),
+      '405': ref('responses', 'ControlMethodNotAllowed'),
+    },
+  },
+  listRequests: {
+    tags: ['Sandbox'],
+    description:
+      'The most recent API requests of the session (X-Sandbox-Session, or a session key as the bearer token) with their status, code, message, key, plan, scenario, latency, rate-limit state, Content-Type and X-Sandbox-* request headers and the first 4 KiB of the request body, newest first; at most journalSize (100) are kept, and fewer when the journals of all sessions hold more than maxJournalBytes (32 MiB; the oldest go first, each session keeps its last 10); paths over 2 KiB are cut, ending with "…"; no response bodies. Poll with after=<lastId> for what came since (the inspector at /inspector/ does, once a second).',
+    parameters: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'How many entries to return at most.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description:
+          'Only entries with a greater id: send the lastId of the previous answer to poll.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      sessionHeader,
+    ],
+    responses: {
+      '200': controlResponse('The journal.', 'Journal'),
+      '400': controlResponse(
+        'limit is not a positive integer, or after not an integer from 0 (validation_failed).',
+      ),
+      ...pathErrors('control'),
+    },
+  },
+}
