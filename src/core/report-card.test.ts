@@ -22,7 +22,7 @@ function client(options: { scenario?: Scenario; frozen?: boolean } = {}) {
   let now = START
   const context = (body?: string): ObserveContext => ({
     scenario: options.scenario ?? scenario('default'),
-    clockFrozen: options.frozen ?? false,
+    clock: { state: () => ({ frozen: options.frozen ?? false }) },
     ...(body === undefined ? {} : { body: encoder.encode(body) }),
   })
   return {

@@ -10,19 +10,23 @@ import { OPERATIONS, type Operation, type Scenario } from './scenarios.js'
 /** How serious a finding is: `error` and `warning` are the client's to fix. */
 export type Severity = 'error' | 'warning' | 'info'
 
-/** The codes of the contract's table (README.md#the-report-card). */
-export type FindingCode =
-  | 'retry_before_retry_after'
-  | 'api_key_banned'
-  | 'endpoint_removed'
-  | 'no_exponential_backoff'
-  | 'deprecated_endpoint'
-  | 'invalid_request'
-  | 'authentication_failed'
-  | 'rate_limit_exceeded'
-  | 'duplicate_create'
-  | 'unmodelled_endpoint'
-  | 'connection_dropped'
+/** The codes of the report card (README.md#the-report-card), most serious first. */
+export const FINDING_CODES = [
+  'retry_before_retry_after',
+  'api_key_banned',
+  'endpoint_removed',
+  'no_exponential_backoff',
+  'deprecated_endpoint',
+  'invalid_request',
+  'authentication_failed',
+  'rate_limit_exceeded',
+  'duplicate_create',
+  'unmodelled_endpoint',
+  'connection_dropped',
+] as const
+
+/** A code of {@link FINDING_CODES}. */
+export type FindingCode = (typeof FINDING_CODES)[number]
 
 /** One thing the client did, how often, and what to change. */
 export interface Finding {
@@ -57,8 +61,8 @@ export interface ObserveContext {
   scenario: Pick<Scenario, 'name' | 'auth' | 'errors'>
   /** The request body as sent, hashed for `duplicate_create` and never kept. */
   body?: Uint8Array
-  /** The sandbox clock stood still when the request came. */
-  clockFrozen: boolean
+  /** The sandbox clock: the time-based findings ask whether it stands still. */
+  clock: { state(): { frozen: boolean } }
 }
 
 /** A journal entry as the card reads it: a dropped connection is marked so. */
@@ -214,12 +218,13 @@ export class ReportCard {
     const got429 = entry.status === 429
     const created = entry.operation === 'createPet' && entry.status === 201
     let state = this.#keys?.get(key)
-    if (context.clockFrozen) {
+    // Most requests are neither a 429, nor a retry, nor a create: no time to read, and
+    // no clock to ask (its state builds a date string).
+    if (!got429 && !created && !state?.after429) return
+    if (context.clock.state().frozen) {
       if (state) state.after429 = false
       return
     }
-    // Most requests are neither a 429, nor a retry, nor a create: no time to read.
-    if (!got429 && !created && !state?.after429) return
     const at = Date.parse(entry.at)
     if (!state) {
       state = { after429: false, lastAt: 0, retries: 0, lastGap: 0, creates: undefined }

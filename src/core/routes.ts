@@ -9,6 +9,7 @@ import {
   getClock,
   getScenario,
   getRequest,
+  getReport,
   getState,
   listRequests,
   listSessions,
@@ -187,6 +188,14 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary:
       'One journal entry by its request id (the X-Sandbox-Request-Id of its answer), from any session.',
     resolve: getRequest,
+  },
+  {
+    method: 'GET',
+    path: '/report',
+    operationId: 'getReport',
+    summary:
+      'The report card of the session: what its client does wrong, how often, how to fix it, with example request ids.',
+    resolve: getReport,
   },
   {
     method: 'GET',

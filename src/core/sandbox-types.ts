@@ -5,6 +5,7 @@ import type { Clock, ClockOptions } from './clock.js'
 import type { Fixtures } from './fixtures.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { petSchema } from './schemas.js'
+import type { Report } from './report-card.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
 import type { PersistedState, SandboxStore } from './store.js'
 
@@ -126,6 +127,15 @@ export interface World {
   /** Switches the session's scenario until reset. */
   useScenario(scenario: string | Scenario): void
   state(): SandboxState
+  /**
+   * The report card of the session's client: findings from every request since the
+   * session started or was reset, errors first. A well-behaved client gets none above
+   * `info`.
+   * @example
+   * expect(problems(sandbox.session('alice').report())).toEqual([])
+   * @see README.md#the-report-card
+   */
+  report(): Report
 }
 
 /** A live session, as `GET /__sandbox/sessions` lists it. */
