@@ -24,15 +24,19 @@ export function openInspectorPanel(
   sandbox: Sandbox,
   options: InspectorPanelOptions = {},
 ): InspectorPanel {
+  // A session key (sandbox-free-key.alice) names the session after its last dot.
+  const worldOf = (session: string) => {
+    const id = session.includes('.')
+      ? session.slice(session.lastIndexOf('.') + 1)
+      : session
+    return id === '' ? sandbox : sandbox.session(id)
+  }
   const source: InspectorSource = {
     async read(session, after) {
-      // A session key (sandbox-free-key.alice) names the session after its last dot.
-      const id = session.includes('.')
-        ? session.slice(session.lastIndexOf('.') + 1)
-        : session
-      const world = id === '' ? sandbox : sandbox.session(id)
+      const world = worldOf(session)
       return { requests: world.journal.recent(200, after), lastId: world.journal.lastId }
     },
+    report: async (session) => worldOf(session).report(),
   }
   const host = document.createElement('aside')
   host.setAttribute('aria-label', 'Request inspector (petstore-sandbox)')

@@ -1,6 +1,8 @@
 import type { JournalEntry } from '../core/journal.js'
+import type { Report } from '../core/report-card.js'
 import { copy, toCurl } from './inspector-curl.js'
 import { adviseOn } from './inspector-advice.js'
+import { createReportView } from './inspector-report.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -15,6 +17,8 @@ export interface JournalPage {
 export interface InspectorSource {
   /** `session`: '' for the default one, a session id, or a session key. */
   read(session: string, after: number | undefined): Promise<JournalPage>
+  /** The session's report card (`GET /__sandbox/report`); without it, no Report view. */
+  report?(session: string): Promise<Report>
 }
 
 /** Options of {@link mountInspector}. */
@@ -113,6 +117,22 @@ export function mountInspector(
     { class: 'psi-title' },
     'Request inspector',
   )
+  const reportView = options.source.report
+    ? createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, {
+        entry(id) {
+          const item = shown.get(id)
+          if (item?.hidden) {
+            filter.value = 'all'
+            applyFilter()
+          }
+          return item
+        },
+        note(text) {
+          status.textContent = text
+        },
+        inShadow: root instanceof ShadowRoot,
+      })
+    : undefined
   root.append(
     el(
       'div',
@@ -128,9 +148,12 @@ export function mountInspector(
         ),
       ),
       form,
-      status,
-      list,
-      empty,
+      el(
+        'div',
+        { class: 'psi-views' },
+        ...(reportView ? [reportView.element] : []),
+        el('div', { class: 'psi-journal' }, status, list, empty),
+      ),
     ),
   )
 
@@ -192,9 +215,22 @@ export function mountInspector(
     }
   }
 
+  // Read with every poll: a reset empties the card without adding to the journal.
+  const readReport = async () => {
+    const read = options.source.report
+    if (!read || !reportView) return
+    const asked = session
+    try {
+      const report = await read(asked)
+      if (asked === session) reportView.show(report)
+    } catch (error) {
+      if (asked === session) reportView.fail((error as Error).message)
+    }
+  }
+
   const tick = async () => {
     if (stopped) return
-    reading = read()
+    reading = Promise.all([read(), readReport()]).then(() => undefined)
     await reading
     if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000)
   }
@@ -228,7 +264,7 @@ export function mountInspector(
     },
     async refresh() {
       await reading
-      await read()
+      await Promise.all([read(), readReport()])
     },
   }
 }
@@ -276,6 +312,8 @@ function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIEleme
   if (entry.operation) add('Operation', entry.operation)
 
   const item = el('li', {
+    id: `request-${entry.id}`,
+    tabindex: '-1',
     class: 'psi-entry',
     'data-status': String(entry.status),
     'data-id': String(entry.id),

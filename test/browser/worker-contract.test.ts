@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
+import { defineReportSuite } from '../contract/report-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
@@ -113,3 +114,4 @@ const start = async () => {
 const runtime = 'browser runtime (petstore-sandbox/browser, service worker)'
 defineContractSuite(runtime, start)
 defineRequestIdsSuite(runtime, start)
+defineReportSuite(runtime, start)

@@ -1,0 +1,149 @@
+import type { Finding, Report } from '../core/report-card.js'
+
+// The inspector's Report view: the session's report card beside its journal, each
+// finding linking to its example requests (`#request-<id>`, entries of the journal).
+
+type Make = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string>,
+  ...children: Array<Node | string>
+) => HTMLElementTagNameMap[K]
+
+/** The Report view: its element, and how it is filled. */
+export interface ReportView {
+  readonly element: HTMLElement
+  show(report: Report): void
+  /** The report could not be read: say why, keep the last one shown. */
+  fail(message: string): void
+}
+
+const NOUNS: Record<Finding['severity'], [string, string]> = {
+  error: ['error', 'errors'],
+  warning: ['warning', 'warnings'],
+  info: ['note', 'notes'],
+}
+
+/** What the Report view asks of the journal beside it, to open a finding's request. */
+export interface JournalLinks {
+  /** The entry of a request, shown (a filter that hid it is cleared), if still in view. */
+  entry(id: number): HTMLElement | undefined
+  /** Says something on the journal's status line. */
+  note(text: string): void
+  /** The inspector is in a shadow root (the panel): the page's hash cannot reach it. */
+  inShadow: boolean
+}
+
+/** Makes the Report view; `level` is its heading's (one below the inspector's). */
+export function createReportView(
+  el: Make,
+  uid: string,
+  level: 2 | 3,
+  journal: JournalLinks,
+): ReportView {
+  const headingId = `psi-report-title-${uid}`
+  const summary = el('p', { class: 'psi-report-summary' }, 'Reading the report card…')
+  const list = el('ol', { class: 'psi-findings', 'aria-label': 'Findings, errors first' })
+  const element = el(
+    'section',
+    { class: 'psi-report', 'aria-labelledby': headingId },
+    el(
+      level === 2 ? 'h2' : 'h3',
+      { id: headingId, class: 'psi-report-title' },
+      'Report card',
+    ),
+    el(
+      'p',
+      { class: 'psi-hint' },
+      'What this client does that would hurt in production, from every request since the session started or was reset. Nothing above "note" means it behaves.',
+    ),
+    summary,
+    list,
+  )
+  list.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest?.('a[data-request]')
+    if (!link) return
+    const id = Number(link.getAttribute('data-request'))
+    const item = journal.entry(id)
+    if (!item) {
+      event.preventDefault()
+      journal.note(
+        `Request #${id} is no longer in the journal (it keeps the most recent requests); the report card still counts it.`,
+      )
+      return
+    }
+    if (journal.inShadow) event.preventDefault()
+    item.scrollIntoView({ block: 'start' })
+    item.focus({ preventScroll: true })
+  })
+  // Polled every second: the list is rebuilt only when the report changed, so a link
+  // being focused or clicked stays.
+  let last = ''
+  return {
+    element,
+    show(report) {
+      summary.classList.remove('psi-failed')
+      summary.textContent = describe(report)
+      const text = JSON.stringify(report.findings)
+      if (text === last) return
+      last = text
+      list.replaceChildren(
+        ...report.findings.map((finding) => renderFinding(finding, el)),
+      )
+    },
+    fail(message) {
+      summary.classList.add('psi-failed')
+      summary.textContent = `Cannot read the report card: ${message}`
+    },
+  }
+}
+
+function describe(report: Report): string {
+  const since = report.since.replace('T', ' ').slice(0, 19)
+  const counts = (['error', 'warning', 'info'] as const)
+    .map((severity) => {
+      const count = report.findings.filter((f) => f.severity === severity).length
+      const [one, many] = NOUNS[severity]
+      return count === 0 ? '' : `${count} ${count === 1 ? one : many}`
+    })
+    .filter(Boolean)
+  const problems = report.findings.some((finding) => finding.severity !== 'info')
+  const verdict =
+    counts.length === 0
+      ? 'nothing to fix.'
+      : `${counts.join(', ')}${problems ? '.' : ': nothing to fix.'}`
+  const frozen = report.clockFrozen
+    ? ' The clock is frozen: backoff and duplicate creates are not graded.'
+    : ''
+  return `${report.requests} request${report.requests === 1 ? '' : 's'} since ${since} (sandbox clock): ${verdict}${frozen}`
+}
+
+function renderFinding(finding: Finding, el: Make): HTMLLIElement {
+  const label = finding.severity === 'info' ? 'note' : finding.severity
+  const links = finding.requestIds.flatMap((id, index) => [
+    ...(index === 0 ? [] : [', ']),
+    el('a', { href: `#request-${id}`, 'data-request': String(id) }, `#${id}`),
+  ])
+  return el(
+    'li',
+    { class: `psi-finding psi-sev-${finding.severity}`, 'data-code': finding.code },
+    el(
+      'div',
+      { class: 'psi-line' },
+      el('span', { class: 'psi-severity' }, label),
+      el('code', {}, finding.code),
+      el(
+        'span',
+        { class: 'psi-count' },
+        `${finding.count} request${finding.count === 1 ? '' : 's'}`,
+      ),
+    ),
+    el('p', {}, finding.message),
+    el('p', {}, el('strong', {}, 'Fix: '), finding.fix),
+    el(
+      'p',
+      { class: 'psi-examples' },
+      finding.requestIds.length === 1 ? 'Request: ' : 'Latest requests: ',
+      ...links,
+    ),
+  )
+}
