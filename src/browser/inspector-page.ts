@@ -34,6 +34,23 @@ async function get<T>(path: string, session: string): Promise<T> {
   return body
 }
 
+/** The request the page's address names (`#request-42`, the CLI log's `#42`), if any. */
+function requestInHash(): number | undefined {
+  const id = /^#request-(\d{1,15})$/.exec(location.hash)?.[1]
+  return id === undefined ? undefined : Number(id)
+}
+
+/** The session that holds a request: GET /__sandbox/requests/{id} finds it in any. */
+async function sessionOf(id: number): Promise<string | undefined> {
+  const response = await fetch(`/__sandbox/requests/${id}`, {
+    headers: headersFor(''),
+    cache: 'no-store',
+  })
+  if (!response.ok) return undefined
+  const entry = (await response.json()) as { session?: string }
+  return entry.session ?? ''
+}
+
 function read(session: string, after: number | undefined): Promise<JournalPage> {
   const query = new URLSearchParams({ limit: '200' })
   if (after !== undefined) query.set('after', String(after))
@@ -42,12 +59,23 @@ function read(session: string, after: number | undefined): Promise<JournalPage> 
 
 const report = (session: string) => get<Report>('/__sandbox/report', session)
 
-const root = document.getElementById('inspector')
-if (root) {
-  mountInspector(root, {
+async function start(root: HTMLElement) {
+  const focus = requestInHash()
+  const found = focus === undefined ? undefined : await sessionOf(focus)
+  const inspector = mountInspector(root, {
     source: { read, report },
     origin: location.origin,
-    session: params.get('session') ?? '',
+    session: found ?? params.get('session') ?? '',
+    ...(focus === undefined ? {} : { focus }),
+  })
+  // A link to another request (the report's examples) opens it in its session.
+  addEventListener('hashchange', () => {
+    const id = requestInHash()
+    if (id === undefined) return
+    void sessionOf(id).then((session) => inspector.show(id, session ?? ''))
   })
   document.body.dataset.ready = 'true'
 }
+
+const root = document.getElementById('inspector')
+if (root) void start(root)

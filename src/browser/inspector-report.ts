@@ -12,9 +12,10 @@ type Make = <K extends keyof HTMLElementTagNameMap>(
 /** The Report view: its element, and how it is filled. */
 export interface ReportView {
   readonly element: HTMLElement
-  show(report: Report): void
-  /** The report could not be read: say why, keep the last one shown. */
-  fail(message: string): void
+  /** Reads the report of the session `session()` names, and shows it if still that one's. */
+  update(session: () => string): Promise<void>
+  /** The view and the journal's parts side by side (stacked on narrow screens). */
+  beside(...journal: HTMLElement[]): HTMLElement
 }
 
 const NOUNS: Record<Finding['severity'], [string, string]> = {
@@ -25,11 +26,9 @@ const NOUNS: Record<Finding['severity'], [string, string]> = {
 
 /** What the Report view asks of the journal beside it, to open a finding's request. */
 export interface JournalLinks {
-  /** The entry of a request, shown (a filter that hid it is cleared), if still in view. */
-  entry(id: number): HTMLElement | undefined
-  /** Says something on the journal's status line. */
-  note(text: string): void
-  /** The inspector is in a shadow root (the panel): the page's hash cannot reach it. */
+  /** Opens a request of the journal (or says it is no longer in it). */
+  open(id: number): void
+  /** The inspector is in a shadow root (the panel): the link must not move the app's address. */
   inShadow: boolean
 }
 
@@ -38,6 +37,7 @@ export function createReportView(
   el: Make,
   uid: string,
   level: 2 | 3,
+  read: (session: string) => Promise<Report>,
   journal: JournalLinks,
 ): ReportView {
   const headingId = `psi-report-title-${uid}`
@@ -62,38 +62,43 @@ export function createReportView(
   list.addEventListener('click', (event) => {
     const link = (event.target as Element).closest?.('a[data-request]')
     if (!link) return
-    const id = Number(link.getAttribute('data-request'))
-    const item = journal.entry(id)
-    if (!item) {
-      event.preventDefault()
-      journal.note(
-        `Request #${id} is no longer in the journal (it keeps the most recent requests); the report card still counts it.`,
-      )
-      return
-    }
+    // On the page the address follows (#request-<id>, shareable); in the app's panel not.
     if (journal.inShadow) event.preventDefault()
-    item.scrollIntoView({ block: 'start' })
-    item.focus({ preventScroll: true })
+    journal.open(Number(link.getAttribute('data-request')))
   })
   // Polled every second: the list is rebuilt only when the report changed, so a link
   // being focused or clicked stays.
   let last = ''
+  const show = (report: Report) => {
+    summary.classList.remove('psi-failed')
+    summary.textContent = describe(report)
+    const text = JSON.stringify(report.findings)
+    if (text === last) return
+    last = text
+    list.replaceChildren(...report.findings.map((finding) => renderFinding(finding, el)))
+  }
   return {
     element,
-    show(report) {
-      summary.classList.remove('psi-failed')
-      summary.textContent = describe(report)
-      const text = JSON.stringify(report.findings)
-      if (text === last) return
-      last = text
-      list.replaceChildren(
-        ...report.findings.map((finding) => renderFinding(finding, el)),
-      )
+    // Read with every poll of the journal: a reset empties the card without adding to it.
+    async update(session) {
+      const asked = session()
+      try {
+        const report = await read(asked)
+        if (asked === session()) show(report)
+      } catch (error) {
+        if (asked !== session()) return
+        // Keep the last report shown; say why it is not current.
+        summary.classList.add('psi-failed')
+        summary.textContent = `Cannot read the report card: ${(error as Error).message}`
+      }
     },
-    fail(message) {
-      summary.classList.add('psi-failed')
-      summary.textContent = `Cannot read the report card: ${message}`
-    },
+    beside: (...journal) =>
+      el(
+        'div',
+        { class: 'psi-views' },
+        element,
+        el('div', { class: 'psi-journal' }, ...journal),
+      ),
   }
 }
 

@@ -70,5 +70,5 @@ h3.psi-report-title { font-size: 1.05rem; }
 .psi-sev-warning .psi-severity { color: var(--warn); background: var(--warn-bg); }
 .psi-count { color: var(--muted); }
 .psi-examples a { color: var(--accent); }
-.psi-entry:target, .psi-entry:focus { outline: 3px solid #2563eb; outline-offset: 2px; }
+.psi-focused { outline: 2px solid var(--accent); outline-offset: 2px; }
 `

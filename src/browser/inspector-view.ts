@@ -32,6 +32,8 @@ export interface InspectorOptions {
   intervalMs?: number
   /** A heading of this level opens the inspector (1 on its own page, 2 in a panel). */
   headingLevel?: 1 | 2
+  /** A request id to open once it is shown (the page's `#request-<id>`). */
+  focus?: number
 }
 
 /** A mounted inspector; `stop()` ends its polling. */
@@ -39,6 +41,8 @@ export interface InspectorHandle {
   stop(): void
   /** Reads at once instead of at the next tick (tests, "refresh"). */
   refresh(): Promise<void>
+  /** Shows the session `session` and opens the request `id` in it. */
+  show(id: number, session: string): void
 }
 
 /** The most entries the page keeps in view: the journal itself keeps journalSize. */
@@ -117,22 +121,15 @@ export function mountInspector(
     { class: 'psi-title' },
     'Request inspector',
   )
-  const reportView = options.source.report
-    ? createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, {
-        entry(id) {
-          const item = shown.get(id)
-          if (item?.hidden) {
-            filter.value = 'all'
-            applyFilter()
-          }
-          return item
-        },
-        note(text) {
-          status.textContent = text
-        },
-        inShadow: root instanceof ShadowRoot,
-      })
-    : undefined
+  const reportView =
+    options.source.report &&
+    createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, options.source.report, {
+      open(id) {
+        focus = id
+        openFocused()
+      },
+      inShadow: root instanceof ShadowRoot,
+    })
   root.append(
     el(
       'div',
@@ -148,12 +145,7 @@ export function mountInspector(
         ),
       ),
       form,
-      el(
-        'div',
-        { class: 'psi-views' },
-        ...(reportView ? [reportView.element] : []),
-        el('div', { class: 'psi-journal' }, status, list, empty),
-      ),
+      ...(reportView ? [reportView.beside(status, list, empty)] : [status, list, empty]),
     ),
   )
 
@@ -162,7 +154,25 @@ export function mountInspector(
   let timer: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   let reading: Promise<void> | undefined
+  let focus = options.focus
   const shown = new Map<number, HTMLLIElement>()
+
+  /** Opens the request asked for (`#request-<id>`) once a read has shown it. */
+  const openFocused = () => {
+    if (focus === undefined) return
+    const item = shown.get(focus)
+    if (!item) {
+      describeState(`; request ${focus} is not in its journal (any more)`)
+      focus = undefined
+      return
+    }
+    focus = undefined
+    for (const other of shown.values()) other.classList.remove('psi-focused')
+    item.classList.add('psi-focused')
+    item.hidden = false
+    item.querySelector('details')?.setAttribute('open', '')
+    item.scrollIntoView?.({ block: 'center' })
+  }
 
   const applyFilter = () => {
     const test = (FILTERS.find(([value]) => value === filter.value) ?? FILTERS[0])![2]
@@ -208,6 +218,7 @@ export function mountInspector(
       lastId = page.lastId
       applyFilter()
       describeState()
+      openFocused()
       status.classList.remove('psi-failed')
     } catch (error) {
       status.textContent = `Cannot read the journal: ${(error as Error).message}`
@@ -215,22 +226,9 @@ export function mountInspector(
     }
   }
 
-  // Read with every poll: a reset empties the card without adding to the journal.
-  const readReport = async () => {
-    const read = options.source.report
-    if (!read || !reportView) return
-    const asked = session
-    try {
-      const report = await read(asked)
-      if (asked === session) reportView.show(report)
-    } catch (error) {
-      if (asked === session) reportView.fail((error as Error).message)
-    }
-  }
-
   const tick = async () => {
     if (stopped) return
-    reading = Promise.all([read(), readReport()]).then(() => undefined)
+    reading = Promise.all([read(), reportView?.update(() => session)]).then(() => {})
     await reading
     if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000)
   }
@@ -240,13 +238,17 @@ export function mountInspector(
     shown.clear()
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault()
-    session = sessionInput.value.trim()
+  const switchTo = (next: string) => {
+    session = next
+    sessionInput.value = next
     clear()
     lastId = undefined
     if (timer !== undefined) clearTimeout(timer)
     void tick()
+  }
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    switchTo(sessionInput.value.trim())
   })
   filter.addEventListener('change', () => {
     applyFilter()
@@ -264,7 +266,12 @@ export function mountInspector(
     },
     async refresh() {
       await reading
-      await Promise.all([read(), readReport()])
+      await Promise.all([read(), reportView?.update(() => session)])
+    },
+    show(id, next) {
+      focus = id
+      if (next !== session) switchTo(next)
+      else openFocused()
     },
   }
 }
@@ -313,7 +320,6 @@ function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIEleme
 
   const item = el('li', {
     id: `request-${entry.id}`,
-    tabindex: '-1',
     class: 'psi-entry',
     'data-status': String(entry.status),
     'data-id': String(entry.id),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { RequestHandler } from 'msw'
 import { CliError } from './cli-error.js'
@@ -37,7 +37,17 @@ export async function loadHandlersModule(
         `Failed to load --handlers ${path}: it imports msw, which does not resolve from its folder. Install msw in that project (npm install --save-dev msw), or move the file into a project that has it.`,
       )
     }
-    throw new CliError(`Failed to load --handlers ${path}: ${message}`)
+    // An ES module named .js where the nearest package.json says CommonJS ("type":
+    // "commonjs"; without a type, Node detects the syntax and loads it).
+    if (
+      error instanceof SyntaxError &&
+      /import statement outside a module|Unexpected token 'export'/.test(message)
+    ) {
+      throw new CliError(
+        `Failed to load --handlers ${path}: it is an ES module (import/export) in a CommonJS project, so Node will not load it as .js. Rename it to ${basename(file).replace(/\.[cm]?js$/, '')}.mjs, or set "type": "module" in the project's package.json.`,
+      )
+    }
+    throw new CliError(`Failed to load --handlers ${path}: ${message.split('\n')[0]}`)
   }
   const handlers = module.default ?? module.handlers
   if (!Array.isArray(handlers)) {

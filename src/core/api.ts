@@ -172,11 +172,11 @@ export async function handleApiRequest(
   let scenario = world.activeScenario()
   const requested = requestedScenario(request)
   const keyScenario = peekKey(call.authorization, world.keys)?.scenario
-  if (keyScenario !== undefined && world.registry.has(keyScenario)) {
-    scenario = world.registry.get(keyScenario)
-  }
+  const keyed = keyScenario === undefined ? undefined : world.findScenario(keyScenario)
+  if (keyed) scenario = keyed
   let reply: Reply
-  if (requested !== null && !world.registry.has(requested)) {
+  const named = requested === null ? undefined : world.findScenario(requested)
+  if (requested !== null && !named) {
     const known = authenticate(call.authorization, world.keys, scenario).key
     const failure = fail(
       'unknown_scenario',
@@ -188,7 +188,7 @@ export async function handleApiRequest(
       ...extraHeaders,
     })
   } else {
-    if (requested !== null) scenario = world.registry.get(requested)
+    if (named) scenario = named
     entry.scenario = scenario.name
     reply = await answer(world, call, scenario, described)
   }
@@ -238,10 +238,7 @@ function uncounted(world: SandboxWorld, request: Request, target?: string) {
   delete entry.operation
   delete entry.deprecated
   const requested = requestedScenario(request)
-  const scenario =
-    requested && world.registry.has(requested)
-      ? world.registry.get(requested)
-      : world.activeScenario()
+  const scenario = (requested && world.findScenario(requested)) || world.activeScenario()
   const known = authenticate(
     request.headers.get('authorization'),
     world.keys,

@@ -38,13 +38,13 @@ export async function putScenario(call: ControlCall): Promise<Answer> {
     )
   }
   const { name } = parsed.data
-  if (!sandbox.scenarios.has(name)) {
+  const world = call.session()
+  if (!world.findScenario(name)) {
     return fail(
       'unknown_scenario',
       `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
     )
   }
-  const world = call.session()
   world.useScenario(name)
   return ok(scenarioState(sandbox, world))
 }
@@ -253,7 +253,8 @@ export function deleteSession({ sandbox, params }: ControlCall): Answer {
   return { status: 204, body: null }
 }
 
-async function readJson(call: ControlCall): Promise<{ value: unknown } | Failure> {
+/** The JSON body of a control request, or invalid_json. */
+export async function readJson(call: ControlCall): Promise<{ value: unknown } | Failure> {
   // As request.text() decodes: UTF-8, a BOM dropped, bad bytes replaced.
   const text = new TextDecoder().decode(await call.body())
   try {

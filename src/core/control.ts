@@ -1,10 +1,11 @@
+import type { SandboxWorld } from './world.js'
 import { errorReply, Failure } from './api-errors.js'
 import type { JournalEntry } from './journal.js'
 import { bodyTypeRefused, CONTROL_BODY } from './media-type.js'
 import { jsonReply, type Reply } from './reply.js'
 import { answerRoute } from './route-outcome.js'
 import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from './routes.js'
-import type { Sandbox, World } from './sandbox-types.js'
+import type { Sandbox } from './sandbox-types.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
 
@@ -16,7 +17,7 @@ export interface ControlRequest {
   rest: string
   body(): Promise<Uint8Array>
   /** The session it names, made on first use (only endpoints that act on one call it). */
-  session(): World
+  session(): SandboxWorld
   /** A journal entry by request id, from whichever session holds it. */
   findRequest(id: number): JournalEntry | undefined
 }

@@ -12,7 +12,7 @@ import type { HeaderMap, Reply } from './reply.js'
 import { checkTarget, targetPath } from './request-target.js'
 import { forbiddenSessionOrigin } from './request-trust.js'
 import { CONTROL_PATH } from './routes.js'
-import type { Sandbox, World } from './sandbox-types.js'
+import type { Sandbox } from './sandbox-types.js'
 import {
   DEFAULT_SESSION,
   SESSION_CREATED_HEADER,
@@ -33,8 +33,6 @@ export interface PipelineHost {
   readonly sessions: SessionRegistry<SandboxWorld>
   /** The world of a session id, made if it is not live (the default one for `default`). */
   worldOf(id: string): { world: SandboxWorld; created: boolean }
-  /** The world as its users see it: the sandbox itself for the default one. */
-  face(world: SandboxWorld): World
   readonly sandbox: Sandbox
   /** The next request id: one counter for every world of the sandbox. */
   nextRequestId(): number
@@ -151,7 +149,7 @@ export function createPipeline(host: PipelineHost) {
         session() {
           const named = host.worldOf(selection.id)
           created ||= named.created
-          return host.face(named.world)
+          return named.world
         },
         findRequest: (wanted) => findRequest(host, wanted),
       })

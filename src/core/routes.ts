@@ -18,7 +18,8 @@ import {
   setClock,
 } from './control-operations.js'
 import { createPet, getPet, listOrders, listPets } from './pet-operations.js'
-import type { Sandbox, World } from './sandbox-types.js'
+import { deleteDefinedScenario, putDefinedScenario } from './scenario-operations.js'
+import type { Sandbox } from './sandbox-types.js'
 import type { Operation, Scenario } from './scenarios.js'
 
 /**
@@ -54,7 +55,7 @@ export interface ApiCall {
 export interface ControlCall {
   sandbox: Sandbox
   /** The session the request names (made on first use): the sandbox itself by default. */
-  session(): World
+  session(): SandboxWorld
   /** A journal entry by request id, from whichever session holds it. */
   findRequest(id: number): JournalEntry | undefined
   request: Request
@@ -159,6 +160,21 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     operationId: 'useScenario',
     summary: 'Switch scenario: {"name":"rate-limited"}.',
     resolve: putScenario,
+  },
+  {
+    method: 'PUT',
+    path: '/scenarios/{name}',
+    operationId: 'defineScenario',
+    summary:
+      'Define a scenario for this session: {"description":"...","errors":{...}} (a scenario file without keys) → 201, or 200 when replaced.',
+    resolve: putDefinedScenario,
+  },
+  {
+    method: 'DELETE',
+    path: '/scenarios/{name}',
+    operationId: 'deleteScenario',
+    summary: 'Remove a scenario the session defined; if active, back to the startup one.',
+    resolve: deleteDefinedScenario,
   },
   {
     method: 'GET',

@@ -126,6 +126,16 @@ export interface World {
   reset(): Promise<void>
   /** Switches the session's scenario until reset. */
   useScenario(scenario: string | Scenario): void
+  /**
+   * Defines (or replaces) a scenario for this session only, as
+   * `PUT /__sandbox/scenarios/{name}` does: validated like a scenario file, without
+   * `keys`, under a name no loaded scenario has; cleared by a reset, gone with the
+   * session. Select it with `useScenario(name)` or `X-Sandbox-Scenario`.
+   * @see README.md#scenarios-defined-at-run-time
+   */
+  defineScenario(scenario: Scenario): { scenario: Scenario; created: boolean }
+  /** Removes a scenario the session defined; if it was active, back to the startup one. */
+  removeScenario(name: string): boolean
   state(): SandboxState
   /**
    * The report card of the session's client: findings from every request since the

@@ -93,17 +93,33 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   /** The seeded pets of the default data ('') and of each data scenario, made once for every world. */
   const seeds = new Map<string, Seed | Promise<Seed>>()
+  /** Those of scenarios a session defined at run time: theirs alone, gone with them. */
+  const definedSeeds = new WeakMap<Scenario, Seed | Promise<Seed>>()
+  const petsOf = (data: Scenario['data']) =>
+    data
+      ? (data.pets ??
+        generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories))
+      : (fixtures.pets ?? generatePets(seed, count, fixtures.categories))
   const seedFor = (scenario?: Scenario): Seed | Promise<Seed> => {
     const data = scenario?.data
     const name = data ? (scenario as Scenario).name : ''
+    if (data && !(registry.has(name) && registry.get(name) === scenario)) {
+      const defined = scenario as Scenario
+      let own = definedSeeds.get(defined)
+      if (!own) {
+        const building = createSeed(petsOf(data))
+        own = building
+        definedSeeds.set(defined, building)
+        building.then(
+          (built) => definedSeeds.set(defined, built),
+          () => {},
+        )
+      }
+      return own
+    }
     let made = seeds.get(name)
     if (!made) {
-      const building = createSeed(
-        data
-          ? (data.pets ??
-              generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories))
-          : (fixtures.pets ?? generatePets(seed, count, fixtures.categories)),
-      )
+      const building = createSeed(petsOf(data))
       made = building
       seeds.set(name, building)
       building.then(
@@ -130,6 +146,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const shared: Shared = {
     bases,
+    parseDefinition: (definition, source) => parseScenario(definition, source, maxPets),
     keys: () => keys,
     anonymousPlan() {
       const name = hasOwnName(fixtures.apiKeys.plans, 'free')
@@ -156,7 +173,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       scenario: { name: world.scenario.name, description: world.scenario.description },
       session: world.id,
       startupScenario: startup.name,
-      scenarios: registry.list().map(({ name, description }) => ({ name, description })),
+      scenarios: [...registry.list(), ...world.definedScenarios()].map(
+        ({ name, description }) => ({ name, description }),
+      ),
       seed,
       count,
       counts: { pets },
@@ -230,6 +249,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     reset: () => main.reset(),
     useScenario: (scenario) => main.useScenario(scenario),
+    defineScenario: (scenario) => main.defineScenario(scenario),
+    removeScenario: (name) => main.removeScenario(name),
     addScenario(scenario) {
       const parsed = parseScenario(scenario, 'addScenario()', maxPets)
       const previous = registry.has(parsed.name) ? registry.get(parsed.name) : undefined
@@ -282,7 +303,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       main,
       sessions,
       worldOf,
-      face,
       sandbox,
       nextRequestId: () => ++lastRequestId,
     }),

@@ -2,6 +2,7 @@ import type { KnownKey } from './auth.js'
 import type { ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
 import type { Plan } from './fixtures.js'
+import { SandboxError } from './errors.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import type { PetQuota } from './pet-quota.js'
@@ -44,8 +45,13 @@ export interface Shared {
   selectScenario(scenario: string | Scenario): Scenario
   /** The seeded pets of the default data, or of a scenario's own data, made once. */
   seedFor(scenario?: Scenario): Seed | Promise<Seed>
-  stateOf(world: World, pets: number): SandboxState
+  stateOf(world: SandboxWorld, pets: number): SandboxState
+  /** Validates a scenario definition (`source` is named in errors), as files are. */
+  parseDefinition(definition: unknown, source: string): Scenario
 }
+
+/** The most scenarios one world may define at run time (PUT /__sandbox/scenarios/{name}). */
+export const MAX_DEFINED_SCENARIOS = 20
 
 /**
  * A world: the default session's or another session's pets (the shared seed plus its
@@ -75,6 +81,8 @@ export class SandboxWorld implements SessionEntry, World {
   #card: ReportCard | undefined
   /** Sandbox time the report card counts from: the world's start or last reset. */
   #since: number
+  /** The scenarios it defined at run time, by name (none until it defines one). */
+  #defined: Map<string, Scenario> | undefined
 
   constructor(
     readonly id: string,
@@ -123,10 +131,7 @@ export class SandboxWorld implements SessionEntry, World {
   record(entry: JournalEntry, body?: Uint8Array): void {
     this.journal.add(entry)
     // The scenario the request ran under, by the name its entry keeps.
-    const registry = this.#shared.registry
-    const scenario = registry.has(entry.scenario)
-      ? registry.get(entry.scenario)
-      : this.#active
+    const scenario = this.findScenario(entry.scenario) ?? this.#active
     this.#card ??= new ReportCard()
     this.#card.observe(entry, { scenario, clock: this.clock, ...(body ? { body } : {}) })
   }
@@ -140,6 +145,67 @@ export class SandboxWorld implements SessionEntry, World {
 
   activeScenario(): Scenario {
     return this.#active
+  }
+
+  /** A scenario by name as this world sees it: one it defined at run time, or the sandbox's. */
+  findScenario(name: string): Scenario | undefined {
+    const own = this.#defined?.get(name)
+    if (own) return own
+    const { registry } = this.#shared
+    return registry.has(name) ? registry.get(name) : undefined
+  }
+
+  /** The scenarios it defined at run time, oldest first. */
+  definedScenarios(): Scenario[] {
+    return this.#defined ? [...this.#defined.values()] : []
+  }
+
+  /**
+   * Defines (or replaces) a scenario for this world only (PUT /__sandbox/scenarios/{name}):
+   * validated as a scenario file, without `keys` (keys are the sandbox's) and under a
+   * name no loaded scenario has. Throws a SandboxError (INVALID_SCENARIO) naming the
+   * field. Replacing the active one switches to the new definition at once.
+   */
+  defineScenario(
+    definition: Scenario,
+    source = 'defineScenario()',
+  ): { scenario: Scenario; created: boolean } {
+    const scenario = this.#shared.parseDefinition(definition, source)
+    const refuse = (reason: string, fix: string) =>
+      SandboxError.for('INVALID_SCENARIO', `define the scenario ${source}`, reason, fix)
+    if (scenario.keys !== undefined) {
+      throw refuse(
+        "keys is set, and keys are the sandbox's, not a session's",
+        'Leave keys out: select the scenario with PUT /__sandbox/scenario or X-Sandbox-Scenario, or declare keys in a scenario file loaded at start (--scenario).',
+      )
+    }
+    if (this.#shared.registry.has(scenario.name)) {
+      throw refuse(
+        `name "${scenario.name}" is a built-in or loaded scenario`,
+        'Choose another name, e.g. "my-' + scenario.name + '".',
+      )
+    }
+    const defined = (this.#defined ??= new Map())
+    const created = !defined.has(scenario.name)
+    if (created && defined.size >= MAX_DEFINED_SCENARIOS) {
+      throw refuse(
+        `the session already defines ${MAX_DEFINED_SCENARIOS} scenarios, the most it may`,
+        'Delete one first (DELETE /__sandbox/scenarios/{name}), or reset the session.',
+      )
+    }
+    defined.set(scenario.name, scenario)
+    // Its pets start again from the new data; the active one switches to it.
+    this.dropScenarioPets(scenario.name)
+    if (this.#active.name === scenario.name) this.#active = scenario
+    return { scenario, created }
+  }
+
+  /** Removes a scenario it defined at run time; if it was active, back to the startup one. */
+  removeScenario(name: string): boolean {
+    if (!this.#defined?.delete(name)) return false
+    this.dropScenarioPets(name)
+    if (this.#active.name === name) this.#active = this.#shared.startupScenario()
+    return true
   }
 
   /** The pets a request under this scenario reads: the world's, or the scenario's own data. */
@@ -176,11 +242,13 @@ export class SandboxWorld implements SessionEntry, World {
     this.#since = this.clock.now()
     this.#active = this.#shared.startupScenario()
     this.dropScenarioPets()
+    this.#defined = undefined
     return this.#pets.reset()
   }
 
   useScenario(scenario: string | Scenario): void {
-    this.#active = this.#shared.selectScenario(scenario)
+    const own = typeof scenario === 'string' ? this.#defined?.get(scenario) : undefined
+    this.#active = own ?? this.#shared.selectScenario(scenario)
   }
 
   /** Switches to this scenario (already selected) when it is the active one's name: it was reloaded. */

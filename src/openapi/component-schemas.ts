@@ -7,6 +7,7 @@ import {
   petStatusSchema,
 } from '../core/schemas.js'
 import { FINDING_CODES } from '../core/report-card.js'
+import { scenarioSchema } from '../core/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>
@@ -272,6 +273,7 @@ for (const [id, schema] of Object.entries({
   SessionRequest: sessionRequestSchema,
   SessionKeys: sessionKeysSchema,
   Report: reportSchema,
+  Scenario: scenarioSchema,
 })) {
   componentRegistry.add(schema, { id })
 }
@@ -284,6 +286,8 @@ for (const [id, schema] of Object.entries({
 export const JSON_SCHEMA_OPTIONS: Parameters<typeof z.toJSONSchema>[1] = {
   target: 'draft-2020-12',
   io: 'input',
+  // A scenario's records of plans and keys are own-name records (a custom check): {}.
+  unrepresentable: 'any',
   uri: (id) => `#/components/schemas/${id}`,
   override: ({ zodSchema, jsonSchema }) => {
     // The list of codes lives beside the document, not in the core's schema.

@@ -8,6 +8,22 @@ import {
   type OperationDoc,
 } from './doc-parts.js'
 
+/** The answer of a PUT of a scenario: the definition as sent, with its name (not closed: fields may come). */
+const definedScenario = (description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['name', 'description'],
+        properties: { name: { type: 'string' }, description: { type: 'string' } },
+        description:
+          'The scenario, in the schema of scenario files (components/schemas/Scenario).',
+      },
+    },
+  },
+})
+
 /** The documentation of the control API's operations, by operationId. */
 export const CONTROL_DOCS: Record<string, OperationDoc> = {
   getSandboxState: {
@@ -48,6 +64,56 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
       ),
       '415': NOT_JSON,
       ...pathErrors('control'),
+    },
+  },
+  defineScenario: {
+    tags: ['Sandbox'],
+    description:
+      "Defines (201) or replaces (200) a scenario for the session the request names, the schema of scenario files without keys (keys are the sandbox's); name, if sent, must be the path's. Select it with PUT /__sandbox/scenario or X-Sandbox-Scenario. Cleared by a reset of the session, gone with it; at most 20 a session.",
+    parameters: [
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        description: 'Kebab-case; not the name of a built-in or loaded scenario.',
+        schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
+        example: 'flaky-get',
+      },
+      sessionHeader,
+    ],
+    requestBody: { required: true, content: json('Scenario') },
+    responses: {
+      '200': definedScenario('Replaced: the scenario as now defined.'),
+      '201': definedScenario('Defined: the scenario as defined.'),
+      '400': controlResponse(
+        "A field is wrong (named in the message), keys are set, the name is a built-in or loaded scenario's, or the session has 20 already (validation_failed); the body is not JSON (invalid_json).",
+      ),
+      '415': NOT_JSON,
+      ...pathErrors('control'),
+    },
+  },
+  deleteScenario: {
+    tags: ['Sandbox'],
+    description:
+      'Removes a scenario the session defined at run time; if the session was using it, it goes back to its startup scenario.',
+    parameters: [
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        description: 'A scenario the session defined with PUT.',
+        schema: { type: 'string' },
+        example: 'flaky-get',
+      },
+      sessionHeader,
+    ],
+    responses: {
+      '204': { description: 'Removed.' },
+      '400': controlResponse(
+        'A built-in or loaded scenario, which cannot be deleted (validation_failed).',
+      ),
+      ...pathErrors('control'),
+      '404': controlResponse('The session defines no scenario of this name (not_found).'),
     },
   },
   getClock: {

@@ -127,6 +127,8 @@ describe('paths', () => {
       resetSandbox: ['200'],
       getScenario: ['200'],
       useScenario: ['200', '400'],
+      defineScenario: ['200', '201', '400', '404', '405', '415'],
+      deleteScenario: ['204', '400', '404', '405'],
       getClock: ['200'],
       setClock: ['200', '400'],
       listRequests: ['200', '400'],
@@ -283,4 +285,11 @@ describe('error codes', () => {
     }
     expect(named).toBeGreaterThan(40)
   })
+})
+
+test("getPet's petId has an example, a seeded pet (contract testers call the path with it)", () => {
+  const petId = document.paths['/pets/{petId}'].get.parameters.find(
+    (parameter: { name: string }) => parameter.name === 'petId',
+  )
+  expect(petId.example).toBe(1)
 })

@@ -116,6 +116,8 @@ const API_DOCS: Record<string, OperationDoc> = {
         required: true,
         description: 'Identifier of the animal.',
         schema: { type: 'integer', format: 'int64' },
+        // A seeded pet: contract testers (Dredd) need an example to call the path.
+        example: 1,
       },
       scenarioHeader,
       sessionHeader,

@@ -298,12 +298,39 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     const id = await link.getAttribute('data-request')
     await link.click()
     expect(new URL(inspector.url()).hash).toBe(`#request-${id}`)
-    expect(await inspector.evaluate(() => document.activeElement?.id)).toBe(
-      `request-${id}`,
-    )
-    expect(await inspector.locator(`#request-${id} .psi-path`).textContent()).toBe(
-      '/v1/pets/1',
-    )
+    const opened = inspector.locator(`#request-${id}.psi-focused`)
+    await expect.poll(() => opened.count(), { timeout: 10_000 }).toBe(1)
+    expect(await opened.locator('.psi-path').textContent()).toBe('/v1/pets/1')
+  })
+
+  test('/inspector/#request-<id> opens that request, in the session that holds it', async () => {
+    const sent = await fetch(`${app.origin}/v1/pets?limit=2`, {
+      headers: { authorization: 'Bearer sandbox-free-key.bob' },
+    })
+    const id = sent.headers.get('x-sandbox-request-id')
+    expect(id).toMatch(/^\d+$/)
+    const page = await context.newPage()
+    try {
+      await page.goto(`${app.origin}/inspector/#request-${id}`)
+      const opened = page.locator(`#request-${id}.psi-focused`)
+      await expect.poll(() => opened.count(), { timeout: 10_000 }).toBe(1)
+      expect(await page.locator('input[name="session"]').inputValue()).toBe('bob')
+      expect(await opened.locator('details').getAttribute('open')).not.toBeNull()
+      // Another request's link, followed on the same page, opens it in its own session.
+      const other = await fetch(`${app.origin}/v1/pets?limit=1`, {
+        headers: { authorization: 'Bearer sandbox-free-key' },
+      })
+      const otherId = other.headers.get('x-sandbox-request-id')
+      await page.evaluate((next) => (location.hash = `#request-${next}`), otherId)
+      await expect
+        .poll(() => page.locator(`#request-${otherId}.psi-focused`).count(), {
+          timeout: 10_000,
+        })
+        .toBe(1)
+      expect(await page.locator('input[name="session"]').inputValue()).toBe('')
+    } finally {
+      await page.close()
+    }
   })
 
   test('/inspector/ has no serious or critical accessibility violation', async () => {

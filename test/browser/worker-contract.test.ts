@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { defineReportSuite } from '../contract/report-suite.js'
+import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
@@ -115,3 +116,4 @@ const runtime = 'browser runtime (petstore-sandbox/browser, service worker)'
 defineContractSuite(runtime, start)
 defineRequestIdsSuite(runtime, start)
 defineReportSuite(runtime, start)
+defineDefinedScenariosSuite(runtime, start)

@@ -1,3 +1,4 @@
+import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
 import { defineReportSuite } from '../contract/report-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
@@ -13,3 +14,4 @@ defineContractSuite('standalone server (petstore-sandbox/express)', start)
 defineOddRequestsSuite('standalone server (petstore-sandbox/express)', start)
 defineRequestIdsSuite('standalone server (petstore-sandbox/express)', start)
 defineReportSuite('standalone server (petstore-sandbox/express)', start)
+defineDefinedScenariosSuite('standalone server (petstore-sandbox/express)', start)

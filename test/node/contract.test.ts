@@ -1,4 +1,5 @@
 import { setupSandboxServer } from 'petstore-sandbox/node'
+import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
 import { defineReportSuite } from '../contract/report-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
@@ -15,3 +16,4 @@ defineContractSuite('in-test runtime (petstore-sandbox/node)', start)
 defineOddRequestsSuite('in-test runtime (petstore-sandbox/node)', start)
 defineRequestIdsSuite('in-test runtime (petstore-sandbox/node)', start)
 defineReportSuite('in-test runtime (petstore-sandbox/node)', start)
+defineDefinedScenariosSuite('in-test runtime (petstore-sandbox/node)', start)

@@ -473,3 +473,34 @@ test("sessions' created pets count towards maxTotalPets, and an ended session gi
   await sandbox.session('b').reset()
   expect((await create('c'))?.status).toBe(201)
 })
+
+test('a session defines a scenario in code, as PUT /__sandbox/scenarios/{name} does', async () => {
+  const sandbox = createSandbox({ seed: 42 })
+  const alice = sandbox.session('alice')
+  const { created } = alice.defineScenario({
+    name: 'teapot',
+    description: 'getPet is a teapot',
+    errors: { getPet: { status: 418, code: 'teapot' } },
+  })
+  expect(created).toBe(true)
+  alice.useScenario('teapot')
+  const get = (session: string) =>
+    getResponse(
+      sandbox.handlers,
+      new Request('https://api.example.test/v1/pets/1', {
+        headers: {
+          authorization: 'Bearer sandbox-free-key',
+          'x-sandbox-session': session,
+        },
+      }),
+    )
+  expect((await get('alice'))?.status).toBe(418)
+  expect((await get('bob'))?.status).toBe(200)
+  // The sandbox's own world does not know it, and keys stay the sandbox's.
+  expect(() => sandbox.useScenario('teapot')).toThrow(SandboxError)
+  expect(() =>
+    alice.defineScenario({ name: 'keyed', description: 'x', keys: { 'my-key': 'free' } }),
+  ).toThrow(/keys/)
+  expect(alice.removeScenario('teapot')).toBe(true)
+  expect(alice.scenario.name).toBe('default')
+})

@@ -171,6 +171,26 @@ describe('--handlers on the command line', () => {
     }
   })
 
+  test('an ES module named .js in a CommonJS project: "rename it to .mjs", in its own line', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-handlers-cjs-'))
+    try {
+      writeFileSync(join(folder, 'package.json'), '{"type":"commonjs"}\n')
+      const file = join(folder, 'mocks.js')
+      writeFileSync(file, 'export default []\n')
+      const cli = await runCli(['--port', '0', '--handlers', file])
+      const { code } = await cli.exited
+      expect(code).toBe(1)
+      // Node may print its own warning first; the sandbox's is one line, the last.
+      const last = cli.stderr().trimEnd().split('\n').at(-1)
+      expect(last).toMatch(
+        /^petstore-sandbox: Failed to load --handlers .*mocks\.js: it is an ES module .* in a CommonJS project/,
+      )
+      expect(last).toMatch(/Rename it to mocks\.mjs/)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
   test('a module without an array of handlers is refused naming the file', async () => {
     mkdirSync(OUTPUT, { recursive: true })
     const file = join(OUTPUT, 'not-handlers.js')
