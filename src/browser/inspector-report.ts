@@ -21,7 +21,7 @@ export interface ReportView {
 const NOUNS: Record<Finding['severity'], [string, string]> = {
   error: ['error', 'errors'],
   warning: ['warning', 'warnings'],
-  info: ['note', 'notes'],
+  info: ['info', 'info'],
 }
 
 /** What the Report view asks of the journal beside it, to open a finding's request. */
@@ -54,7 +54,7 @@ export function createReportView(
     el(
       'p',
       { class: 'psi-hint' },
-      'What this client does that would hurt in production, from every request since the session started or was reset. Nothing above "note" means it behaves.',
+      'What this client does that would hurt in production, from every request since the session started or was reset. Nothing above info means it behaves.',
     ),
     summary,
     list,
@@ -123,7 +123,6 @@ function describe(report: Report): string {
 }
 
 function renderFinding(finding: Finding, el: Make): HTMLLIElement {
-  const label = finding.severity === 'info' ? 'note' : finding.severity
   const links = finding.requestIds.flatMap((id, index) => [
     ...(index === 0 ? [] : [', ']),
     el('a', { href: `#request-${id}`, 'data-request': String(id) }, `#${id}`),
@@ -134,7 +133,7 @@ function renderFinding(finding: Finding, el: Make): HTMLLIElement {
     el(
       'div',
       { class: 'psi-line' },
-      el('span', { class: 'psi-severity' }, label),
+      el('span', { class: 'psi-severity' }, finding.severity),
       el('code', {}, finding.code),
       el(
         'span',
