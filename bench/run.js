@@ -10,6 +10,10 @@
 // BENCH_ONLY=docs (only the /docs/ render times of issue 17, bench/docs-render.js).
 // BENCH_ONLY=throughput (only the standalone server against bare Express: the GET and
 // POST rows and their targets, written to bench/results/throughput.json).
+// BENCH_ONLY=cold-start (only the cold start in a test file of issue 22, bench/cold-start.js,
+// written to bench/results/cold-start.json; BENCH_COLD_RUNS, 9, processes of each side).
+// BENCH_ONLY=startup (only the standalone server's startup against bare Express, written
+// to bench/results/startup.json).
 import {
   existsSync,
   mkdirSync,
@@ -74,6 +78,7 @@ const config = {
   startupRuns: 5,
   inTestRuns: 5,
   inTestRequests: 3000,
+  coldStartRuns: positive(process.env.BENCH_COLD_RUNS, 9),
   scaleCounts: [1_000, 10_000, 100_000],
   scaleSamples: 500,
 }
@@ -361,6 +366,42 @@ async function measureInTest(petsFile) {
   return pairedSummary(us, 'us')
 }
 
+/**
+ * Cold start in a test file (issue 22): fresh processes, interleaved, of
+ * bench/cold-start.js on each side; the time from spawn to exit (Node's own boot
+ * included, as a test runner's fresh worker pays it) and, inside, to the checked answer.
+ * One warm-up pair first, so the file system cache is as warm for both sides.
+ */
+async function measureColdStart(petsFile) {
+  log(
+    `cold start: ${config.coldStartRuns} interleaved processes of each side (+1 warm-up)`,
+  )
+  const runs = { bare: [], sandbox: [] }
+  const inside = { bare: [], sandbox: [] }
+  const cpu = { bare: [], sandbox: [] }
+  for (let run = 0; run <= config.coldStartRuns; run++) {
+    for (const [side, mode] of [
+      ['bare', 'msw'],
+      ['sandbox', 'sandbox'],
+    ]) {
+      const startedAt = performance.now()
+      const result = await runJsonChild([join(BENCH, 'cold-start.js'), mode, petsFile])
+      const wall = performance.now() - startedAt
+      if (run === 0) continue
+      runs[side].push(wall)
+      inside[side].push(result.ms)
+      cpu[side].push(result.cpuMs)
+    }
+  }
+  const summary = pairedSummary(runs, 'ms')
+  summary.answeredAt = pairedSummary(inside, 'ms')
+  summary.cpu = pairedSummary(cpu, 'ms')
+  log(
+    `cold start: msw/node ${summary.bare.ms.toFixed(0)} ms, petstore-sandbox/node ${summary.sandbox.ms.toFixed(0)} ms (${summary.ratio.toFixed(2)}x); answered at ${summary.answeredAt.bare.ms.toFixed(0)} and ${summary.answeredAt.sandbox.ms.toFixed(0)} ms (${summary.answeredAt.ratio.toFixed(2)}x); CPU ${summary.cpu.bare.ms.toFixed(0)} and ${summary.cpu.sandbox.ms.toFixed(0)} ms (${summary.cpu.ratio.toFixed(2)}x)`,
+  )
+  return summary
+}
+
 async function measureScale() {
   const rows = []
   for (const count of config.scaleCounts) {
@@ -460,6 +501,26 @@ async function main() {
     if (only.targets.some((target) => target.result === 'INVALID')) process.exitCode = 1
     return
   }
+  if (process.env.BENCH_ONLY === 'cold-start' || process.env.BENCH_ONLY === 'startup') {
+    const cold = process.env.BENCH_ONLY === 'cold-start'
+    const only = { date: new Date().toISOString(), machine: host, config }
+    if (cold) only.coldStart = await measureColdStart(petsFile)
+    else only.startup = await measureStartup(petsFile)
+    only.durationS = (performance.now() - started) / 1000
+    only.targets = evaluateTargets(
+      only,
+      TARGETS.filter((target) => target.id === (cold ? 'cold-start' : 'startup')),
+    )
+    mkdirSync(RESULTS, { recursive: true })
+    const name = cold ? 'cold-start.json' : 'startup.json'
+    writeFileSync(join(RESULTS, name), `${JSON.stringify(only, null, 2)}\n`)
+    for (const target of only.targets)
+      log(
+        `${target.result} ${target.label}: ${target.value.toFixed(2)} ${target.op} ${target.limit}`,
+      )
+    log(`\nwritten: bench/results/${name}`)
+    return
+  }
   if (process.env.BENCH_ONLY === 'throughput') {
     const { throughput, rss } = await measureThroughput(petsFile)
     const only = {
@@ -492,6 +553,7 @@ async function main() {
   const startup = await measureStartup(petsFile)
   const { throughput, rss } = await measureThroughput(petsFile)
   const inTest = await measureInTest(petsFile)
+  const coldStart = await measureColdStart(petsFile)
   const scale = await measureScale()
   const persist = await measurePersist(dir)
   const sessions = await measureSessions(ROOT, config, log)
@@ -508,6 +570,7 @@ async function main() {
     startup,
     rss,
     inTest,
+    coldStart,
     scale,
     persist,
     sessions,

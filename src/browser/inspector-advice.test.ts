@@ -17,3 +17,13 @@ test('a code a scenario forces is looked up as an own name: "constructor" has no
   expect(adviseOn(entry('constructor'))).toEqual([])
   expect(adviseOn(entry('missing_api_key'))[0]).toMatch(/^Missing key/)
 })
+
+test('a dropped request gets the retry advice, whatever its status', () => {
+  const dropped: JournalEntry = { ...entry('x'), status: 0, dropped: true }
+  delete dropped.code
+  expect(adviseOn(dropped)).toEqual([
+    expect.stringMatching(
+      /^Dropped: the connection closed with no answer.*Retry after a short wait/,
+    ),
+  ])
+})

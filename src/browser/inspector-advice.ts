@@ -18,6 +18,7 @@ export function adviseOn(entry: JournalEntry): string[] {
       'Ignored Retry-After: this request came while an earlier 429 asked the client to wait. Wait the Retry-After seconds before retrying; requests sent anyway lead to a temporary ban of the key.',
     )
   }
+  if (entry.dropped) advice.push(DROPPED_ADVICE)
   // Own names only: a scenario may force any snake_case code, "constructor" included.
   const byCode =
     entry.code && Object.hasOwn(CODE_ADVICE, entry.code)
@@ -26,6 +27,9 @@ export function adviseOn(entry: JournalEntry): string[] {
   if (byCode) advice.push(typeof byCode === 'function' ? byCode(entry) : byCode)
   return advice
 }
+
+const DROPPED_ADVICE =
+  "Dropped: the connection closed with no answer (the scenario's faults), which your client sees as a network error. Retry after a short wait, doubling it each time up to a cap; a GET is safe to retry, but a POST a real server dropped may have been applied, so check with GET /v1/pets before sending it again."
 
 const CODE_ADVICE: Record<string, string | ((entry: JournalEntry) => string)> = {
   missing_api_key:

@@ -50,7 +50,9 @@ const MAX_SHOWN = 500
 
 const FILTERS: Array<[string, string, (status: number) => boolean]> = [
   ['all', 'All', () => true],
-  ['2xx', '2xx success', (status) => status < 300],
+  // A dropped request (docs/faults.md) has status 0: no answer, not a success.
+  ['2xx', '2xx success', (status) => status >= 200 && status < 300],
+  ['dropped', 'Dropped connections', (status) => status === 0],
   ['errors', 'Errors (4xx and 5xx)', (status) => status >= 400],
   ['4xx', '4xx client errors', (status) => status >= 400 && status < 500],
   ['429', '429 rate limited', (status) => status === 429],
@@ -284,12 +286,22 @@ type Make = <K extends keyof HTMLElementTagNameMap>(
 
 function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIElement {
   const klass =
-    entry.status >= 500 ? 5 : entry.status >= 400 ? 4 : entry.status >= 300 ? 3 : 2
+    entry.status >= 500 || entry.dropped
+      ? 5
+      : entry.status >= 400
+        ? 4
+        : entry.status >= 300
+          ? 3
+          : 2
   const time = entry.at.slice(11, 19)
   const line = el(
     'div',
     { class: 'psi-line' },
-    el('span', { class: `psi-badge psi-s${klass}` }, String(entry.status)),
+    el(
+      'span',
+      { class: `psi-badge psi-s${klass}` },
+      entry.dropped ? 'dropped' : String(entry.status),
+    ),
     el('code', { class: 'psi-method' }, entry.method),
     el('code', { class: 'psi-path' }, entry.path),
     ...(entry.code ? [el('code', { class: 'psi-code' }, entry.code)] : []),
@@ -328,7 +340,9 @@ function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIEleme
   item.append(line, meta)
   const advice = adviseOn(entry)
   if (entry.message || advice.length > 0) {
-    const box = el('div', { class: entry.status >= 400 ? 'psi-error' : 'psi-warning' })
+    const box = el('div', {
+      class: entry.status >= 400 || entry.dropped ? 'psi-error' : 'psi-warning',
+    })
     if (entry.message) box.append(el('p', { class: 'psi-message' }, entry.message))
     for (const text of advice) {
       box.append(el('p', { class: 'psi-advice' }, el('strong', {}, 'What to do: '), text))

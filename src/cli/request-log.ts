@@ -4,8 +4,9 @@ import type { LogFormat } from './flags.js'
 
 /**
  * One line per /v1 request: time, request id (`#42`: GET /__sandbox/requests/42, or the
- * inspector's #request-42), method, path, status (and error code), who answered when it
- * was one of the user's own handlers, duration, key and plan, scenario, plus a warning when the client called the deprecated endpoint or
+ * inspector's #request-42), method, path, status (and error code) or "dropped"
+ * (docs/faults.md), who answered when it was one of the user's own handlers, duration,
+ * key and plan, scenario, plus a warning when the client called the deprecated endpoint or
  * ignored a 429's Retry-After, the two habits the real API punishes.
  */
 export function formatRequest(
@@ -20,7 +21,10 @@ export function formatRequest(
   }
   const time = new Date().toTimeString().slice(0, 8)
   const color = entry.status >= 500 ? RED : entry.status >= 400 ? YELLOW : GREEN
-  const status = paint(color, `${entry.status}${entry.code ? ` ${entry.code}` : ''}`)
+  // A dropped request has no status to show (the journal says 0): say what happened.
+  const status = entry.dropped
+    ? paint(RED, 'dropped (no answer)')
+    : paint(color, `${entry.status}${entry.code ? ` ${entry.code}` : ''}`)
   const key = entry.key
     ? `${entry.key}${entry.plan ? ` (${entry.plan})` : ''}`
     : 'no valid key'

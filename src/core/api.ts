@@ -12,7 +12,7 @@ import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import { DEFAULT_BAN, type RateLimitPolicy } from './rate-limit.js'
 import { errorReply, fail, Failure } from './api-errors.js'
-import { jsonReply, type HeaderMap, type Reply } from './reply.js'
+import { droppedReply, jsonReply, type HeaderMap, type Reply } from './reply.js'
 import { answerRoute } from './route-outcome.js'
 import {
   API_ROUTES,
@@ -190,11 +190,19 @@ export async function handleApiRequest(
   } else {
     if (named) scenario = named
     entry.scenario = scenario.name
-    reply = await answer(world, call, scenario, described)
+    // Faults (docs/faults.md): the session and the scenario are chosen, nothing else
+    // has happened. A dropped request stops here: no auth, no limit, no resolver, no
+    // latency; the journal keeps what was sent and the key it named, unchecked.
+    if (world.dropsNext(scenario, entry.operation)) {
+      const known = peekKey(call.authorization, world.keys)
+      if (known) Object.assign(entry, { key: known.key, plan: known.planName })
+      entry.dropped = true
+      reply = droppedReply()
+    } else reply = await answer(world, call, scenario, described)
   }
 
   const latency = scenario.latency ?? world.latency
-  if (latency !== undefined) await delay(latency)
+  if (latency !== undefined && !reply.dropped) await delay(latency)
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)

@@ -23,6 +23,7 @@ export interface JournalEntry {
   method: string
   /** Path and query as sent, its first 2 KiB (then `…`). */
   path: string
+  /** The HTTP status of the answer; 0 for a dropped request (no answer). */
   status: number
   durationMs: number
   scenario: string
@@ -47,6 +48,11 @@ export interface JournalEntry {
   ignoredRetryAfter?: true
   /** One of your own msw handlers answered it (option `handlers`), not the sandbox. */
   override?: true
+  /**
+   * The scenario's `faults` dropped it: the client got no answer at all (a network error,
+   * a closed socket), so `status` is 0 and the API never saw it (docs/faults.md).
+   */
+  dropped?: true
   /** The session it belongs to, when not the default one (`X-Sandbox-Session`, a session key). */
   session?: string
 }

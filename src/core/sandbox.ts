@@ -169,6 +169,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     startupScenario: currentStartup,
     selectScenario,
     seedFor,
+    seed,
     stateOf: (world, pets): SandboxState => ({
       scenario: { name: world.scenario.name, description: world.scenario.description },
       session: world.id,

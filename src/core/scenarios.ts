@@ -6,6 +6,7 @@ import invalidKey from '../../scenarios/invalid-key.json'
 import missingPet from '../../scenarios/missing-pet.json'
 import emptyStore from '../../scenarios/empty-store.json'
 import slowNetwork from '../../scenarios/slow-network.json'
+import flakyNetwork from '../../scenarios/flaky-network.json'
 import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
@@ -36,6 +37,11 @@ const forcedErrorSchema = z.strictObject({
     .string()
     .check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"')),
   message: z.optional(z.string().check(z.minLength(1))),
+})
+
+/** The share of an operation's requests that get no answer (docs/faults.md). */
+const faultSchema = z.strictObject({
+  drop: z.number().check(z.gte(0), z.lte(1)),
 })
 
 const planLimitsSchema = z.strictObject({
@@ -95,16 +101,21 @@ export const scenarioSchema = z.strictObject({
     ),
   ),
   errors: z.optional(z.partialRecord(z.enum([...OPERATIONS, '*']), forcedErrorSchema)),
+  /** Connections the sandbox drops, per operation or `*` (docs/faults.md). */
+  faults: z.optional(z.partialRecord(z.enum([...OPERATIONS, '*']), faultSchema)),
 })
 
 /**
  * A scenario: what changes compared with the default behaviour (auth outcomes, plan
- * limits and window state, data, latency, per-operation forced errors).
+ * limits and window state, data, latency, per-operation forced errors and dropped
+ * connections).
  * @see README.md#scenarios
  */
 export type Scenario = z.infer<typeof scenarioSchema>
 export type { Latency }
 export type ForcedError = z.infer<typeof forcedErrorSchema>
+/** What a scenario's `faults` says of one operation: the share of its requests dropped. */
+export type Fault = z.infer<typeof faultSchema>
 
 /**
  * Returns a scenario as plain, validated data. Use it for scenarios written in code.
@@ -138,7 +149,9 @@ export function parseScenario(data: unknown, given: string, maxPets?: number): S
       'INVALID_SCENARIO',
       `load the scenario ${source}`,
       describeIssues(parsed.error.issues, 'scenario', scenarioSchema),
-      `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
+      parsed.error.issues.some((issue) => issue.path[0] === 'faults')
+        ? FAULTS_FIX
+        : `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
     )
   }
   const { auth, data: pets } = parsed.data
@@ -162,6 +175,9 @@ export function parseScenario(data: unknown, given: string, maxPets?: number): S
   return parsed.data
 }
 
+/** The fix a mistake in `faults` gets: its shape, which zod's issues do not spell out. */
+const FAULTS_FIX = `Write faults as {"<operation or *>": {"drop": <share from 0 to 1>}} with an operation of ${OPERATIONS.join(', ')} or * (all of them), e.g. {"*": {"drop": 0.2}} (see docs/faults.md).`
+
 /** The source (a file path, an option) each parsed scenario came from. */
 const sources = new WeakMap<object, string>()
 
@@ -184,6 +200,7 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
   missingPet,
   emptyStore,
   slowNetwork,
+  flakyNetwork,
 ].map((scenario) => parseScenario(scenario, `scenarios/${scenario.name}.json`))
 
 /** The names of the built-in scenarios. */

@@ -1,6 +1,7 @@
 import type { KnownKey } from './auth.js'
 import type { ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
+import { dropsRequest } from './faults.js'
 import type { Plan } from './fixtures.js'
 import { SandboxError } from './errors.js'
 import { Journal, type JournalEntry } from './journal.js'
@@ -45,6 +46,8 @@ export interface Shared {
   selectScenario(scenario: string | Scenario): Scenario
   /** The seeded pets of the default data, or of a scenario's own data, made once. */
   seedFor(scenario?: Scenario): Seed | Promise<Seed>
+  /** The sandbox's seed (option `seed`): with the session and the request's number, it picks the dropped requests. */
+  readonly seed: number
   stateOf(world: SandboxWorld, pets: number): SandboxState
   /** Validates a scenario definition (`source` is named in errors), as files are. */
   parseDefinition(definition: unknown, source: string): Scenario
@@ -68,6 +71,8 @@ export class SandboxWorld implements SessionEntry, World {
   lastUsedAt: number
   readonly clock: Clock
   readonly limiter = new RateLimiter()
+  /** Its /v1 requests that reached the drop point since start or reset (docs/faults.md). */
+  #requests = 0
   readonly journal: Journal
   /** The session the API journals its requests under; none for the default one. */
   readonly session: string | undefined
@@ -208,6 +213,21 @@ export class SandboxWorld implements SessionEntry, World {
     return true
   }
 
+  /**
+   * Counts a /v1 request whose scenario is chosen and says whether the scenario's
+   * `faults` drop it: every request counts, so request 7 of a session is the same one
+   * whichever scenario the ones before it had.
+   */
+  dropsNext(scenario: Scenario, operation: string | undefined): boolean {
+    const requestNumber = ++this.#requests
+    if (!scenario.faults) return false
+    return dropsRequest(scenario, operation, {
+      seed: this.#shared.seed,
+      session: this.id,
+      requestNumber,
+    })
+  }
+
   /** The pets a request under this scenario reads: the world's, or the scenario's own data. */
   dataset(scenario: Scenario): PetData | Promise<PetData> {
     if (!scenario.data) return this.#pets
@@ -236,6 +256,7 @@ export class SandboxWorld implements SessionEntry, World {
 
   reset(): Promise<void> {
     this.limiter.reset()
+    this.#requests = 0
     this.clock.reset()
     this.journal.clear()
     this.#card = undefined

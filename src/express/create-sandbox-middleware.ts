@@ -113,6 +113,12 @@ export function buildSandboxMiddleware(
   const own = createSandboxHandler(sandbox, {
     init: (request) => inits.get(request),
     respond(reply) {
+      if (reply.dropped) {
+        // A network error, as msw runtimes give one; '' marks it as the sandbox's own.
+        const error = Response.error()
+        texts.set(error, '')
+        return error
+      }
       const response = new Response(null, {
         status: reply.status,
         headers: reply.headers,
@@ -192,6 +198,11 @@ export function buildSandboxMiddleware(
       if (!response) return next()
       const text = texts.get(response)
       if (text === undefined) port.recordOverride(request, response.status)
+      // A dropped request (docs/faults.md), or a user's handler's HttpResponse.error():
+      // no answer at all, as a network that failed gives none. Nothing was written yet
+      // (not even the CORS headers, which wait for writeHead), and the connection goes,
+      // keep-alive or not: a client retries on a new one.
+      if (response.type === 'error') return void res.destroy()
       await sendFetchResponse(response, res, text)
     } catch (error) {
       next(error)

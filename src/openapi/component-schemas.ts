@@ -82,7 +82,9 @@ export const journalEntrySchema = z
     at: dateTime.meta({ description: 'Sandbox-clock time of the request.' }),
     method: z.string(),
     path: z.string().meta({ description: 'Path and query as sent.' }),
-    status: z.number().int(),
+    status: z.number().int().min(0).meta({
+      description: 'The HTTP status of the answer; 0 for a dropped request (no answer).',
+    }),
     durationMs: z.number().min(0),
     scenario: z.string(),
     key: z
@@ -134,6 +136,10 @@ export const journalEntrySchema = z
     override: z.literal(true).optional().meta({
       description:
         'One of your own msw handlers (option `handlers`, `--handlers`) answered it, not the sandbox.',
+    }),
+    dropped: z.literal(true).optional().meta({
+      description:
+        "The scenario's `faults` dropped it: the client got no answer (a network error, a closed socket), `status` is 0 and the API never handled it.",
     }),
     session: z.string().optional().meta({
       description: 'The session it belongs to, when not the default one.',

@@ -337,6 +337,39 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await seriousViolations(inspector)).toEqual([])
   })
 
+  test('/inspector/ marks a dropped request: its badge, its advice, the Dropped filter', async () => {
+    // Seed 42 drops the 1st request of the session "writer" under flaky-network (docs/faults.md).
+    const headers = { authorization: 'Bearer sandbox-flaky-network-key.writer' }
+    const outcome = () =>
+      fetch(`${app.origin}/v1/pets?limit=1`, { headers }).then(
+        (response) => response.status,
+        (error: Error) => error.name,
+      )
+    expect(await outcome()).toBe('TypeError')
+    expect(await outcome()).toBe(200)
+    const page = await context.newPage()
+    try {
+      await page.goto(`${app.origin}/inspector/?session=writer`)
+      const dropped = page.locator('.psi-entry[data-status="0"]')
+      await expect.poll(() => dropped.count(), { timeout: 10_000 }).toBe(1)
+      expect(await dropped.locator('.psi-badge').textContent()).toBe('dropped')
+      expect(await dropped.innerText()).toContain('What to do: Dropped')
+      const shown = () => page.locator('.psi-entry:not([hidden])').count()
+      await page.selectOption('select[name="status"]', 'dropped')
+      await expect.poll(shown, { timeout: 10_000 }).toBe(1)
+      // A request that got no answer is no success.
+      await page.selectOption('select[name="status"]', '2xx')
+      await expect.poll(shown, { timeout: 10_000 }).toBe(1)
+      expect(
+        await page.locator('.psi-entry:not([hidden]) .psi-badge').textContent(),
+      ).toBe('200')
+      await page.selectOption('select[name="status"]', 'all')
+      expect(await seriousViolations(page)).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   test('/docs/ with more operations open still has no serious or critical violation', async () => {
     await docs
       .locator('#operations-Sandbox-listRequests .opblock-summary-control')

@@ -8,6 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { defineReportSuite } from '../contract/report-suite.js'
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
+import { defineFaultsSuite } from '../contract/faults-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
@@ -72,48 +73,57 @@ function relayTo(page: Page): Server {
         if (!HOP_BY_HOP.has(name)) response.setHeader(name, value)
       response.writeHead(reply.status).end(reply.body)
     } catch (error) {
+      // The page's fetch failed as a network error (a dropped connection, docs/faults.md):
+      // the relay's client gets none of an answer either.
+      if (/TypeError: Failed to fetch/.test(String(error))) return void response.destroy()
       response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error))
     }
   })
 }
 
-let browser: Browser | undefined
-let demo: Server | undefined
-let relay: Server | undefined
-
-const start = async () => {
+/**
+ * Opens the demo in worker mode in a Chromium of its own and relays to it; each suite
+ * below starts one, so closing one leaves the other's alone.
+ */
+async function startWorker(): Promise<{ origin: string; close(): Promise<void> }> {
   if (!existsSync(join(demoDir, 'index.html'))) {
     execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
       stdio: 'inherit',
     })
   }
-  browser = await chromium.launch({
+  const browser: Browser = await chromium.launch({
     executablePath: browserPath(inject('browserSearch')),
     args: LAUNCH_ARGS,
   })
-  const served = await serveDemo()
-  demo = served.server
-  const demoOrigin = served.origin
-  const page = await (await browser.newContext()).newPage()
-  await page.goto(`${demoOrigin}/?mode=worker&seed=42&quiet`)
-  await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
-  const ready = await page.locator('body').getAttribute('data-ready')
-  if (ready !== 'true')
-    throw new Error(
-      `The demo did not start: ${await page.locator('#runtime').innerText()}`,
-    )
-  relay = relayTo(page)
-  return {
-    origin: await listen(relay),
-    async close() {
-      await close(relay)
-      await close(demo)
-      await browser?.close()
-    },
+  let demo: Server | undefined
+  let relay: Server | undefined
+  const stop = async () => {
+    await close(relay)
+    await close(demo)
+    await browser.close()
+  }
+  try {
+    const served = await serveDemo()
+    demo = served.server
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(`${served.origin}/?mode=worker&seed=42&quiet`)
+    await page.waitForSelector('body:is([data-ready="true"], [data-ready="failed"])')
+    const ready = await page.locator('body').getAttribute('data-ready')
+    if (ready !== 'true')
+      throw new Error(
+        `The demo did not start: ${await page.locator('#runtime').innerText()}`,
+      )
+    relay = relayTo(page)
+    return { origin: await listen(relay), close: stop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
-const runtime = 'browser runtime (petstore-sandbox/browser, service worker)'
-defineContractSuite(runtime, start)
-defineRequestIdsSuite(runtime, start)
-defineReportSuite(runtime, start)
-defineDefinedScenariosSuite(runtime, start)
+
+const RUNTIME = 'browser runtime (petstore-sandbox/browser, service worker)'
+defineContractSuite(RUNTIME, startWorker)
+defineRequestIdsSuite(RUNTIME, startWorker)
+defineFaultsSuite(RUNTIME, startWorker)
+defineReportSuite(RUNTIME, startWorker)
+defineDefinedScenariosSuite(RUNTIME, startWorker)

@@ -57,6 +57,21 @@ test('one log line per request: method, path, status, ms, key, scenario; depreca
   )
 })
 
+test('a dropped request is a closed connection and a "dropped" log line (flaky-network)', async () => {
+  const cli = await runCli(['--port', '0', '--scenario', 'flaky-network'])
+  const api = /API +(\S+)/.exec(await cli.line(/API +http/))?.[1] as string
+  // Seed 42's default session: the 1st request is answered, the 2nd dropped.
+  expect((await fetch(`${api}/pets?limit=1`, { headers: FREE })).status).toBe(200)
+  const dropped = await fetch(`${api}/pets?limit=2`, { headers: FREE }).then(
+    (response) => response.status,
+    (error: Error) => error.name,
+  )
+  expect(dropped).toBe('TypeError')
+  expect(await cli.line(/GET \/v1\/pets\?limit=2/)).toMatch(
+    /^\d\d:\d\d:\d\d #\d+ GET \/v1\/pets\?limit=2 dropped \(no answer\) [\d.]+ ms sandbox-free-key \(free\) \[flaky-network\]$/,
+  )
+})
+
 test('requests sent while a 429 asked to wait are pointed out (JSON log too)', async () => {
   const { cli, api } = await startServer(['--scenario', 'rate-limited'])
   const first = await fetch(`${api}/pets`, { headers: FREE })

@@ -163,6 +163,25 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
       ])
     })
 
+    test('drops of the flaky-network scenario you chose are info', async () => {
+      await control('PUT', '/scenario', { name: 'flaky-network' })
+      let drops = 0
+      for (let index = 0; index < 20; index++) {
+        // A dropped request is a network error of the client, a TypeError from fetch.
+        const status = await pets().then(
+          (response) => response.status,
+          () => 'dropped' as const,
+        )
+        if (status === 'dropped') drops++
+        else expect(status).toBe(200)
+      }
+      expect(drops).toBeGreaterThan(0)
+      const card = await report()
+      expect(card.requests).toBe(20)
+      expect(summary(card.findings)).toEqual([`info connection_dropped ×${drops}`])
+      expect(card.findings[0]?.message).toMatch(/faults scenario you chose/)
+    })
+
     test('each session has its own card, named by the header or a session key', async () => {
       await send('/v1/pets/1', { headers: { authorization: `Bearer ${FREE}.report-a` } })
       const byHeader = await report({ 'x-sandbox-session': 'report-a' })

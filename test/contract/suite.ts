@@ -653,6 +653,7 @@ export function defineContractSuite(
           'sandbox-missing-pet-key (missing-pet)',
           'sandbox-empty-store-key (empty-store)',
           'sandbox-slow-network-key (slow-network)',
+          'sandbox-flaky-network-key (flaky-network)',
         ])
       })
 

@@ -47,6 +47,7 @@ test('every built-in scenario is covered here', () => {
     'default',
     'empty-store',
     'expired-key',
+    'flaky-network',
     'invalid-key',
     'missing-pet',
     'rate-limit-countdown',
@@ -116,6 +117,20 @@ describe('started with a scenario, the server behaves as it says', () => {
     const started = performance.now()
     expect((await api.get('/v1/pets?limit=1')).status).toBe(200)
     expect(performance.now() - started).toBeGreaterThanOrEqual(1450)
+  })
+
+  test('flaky-network: requests 2, 5 and 7 of seed 42 get no answer (fetch rejects), the others 200', async () => {
+    const api = await start('flaky-network')
+    const outcomes: Array<number | string> = []
+    for (let index = 0; index < 7; index++) {
+      outcomes.push(
+        await api.get('/v1/pets?limit=1').then(
+          (response) => response.status,
+          (error: Error) => error.name,
+        ),
+      )
+    }
+    expect(outcomes).toEqual([200, 'TypeError', 200, 200, 'TypeError', 200, 'TypeError'])
   })
 
   test('a reset returns to the startup scenario after a runtime switch', async () => {

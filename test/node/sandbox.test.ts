@@ -274,6 +274,11 @@ describe('scenario files', () => {
       },
       /errors/,
     ],
+    [
+      'drop-percent.json',
+      { name: 'd', description: 'x', faults: { '*': { drop: 20 } } },
+      /drop-percent\.json: faults\.\*\.drop must be at most 1\. Write faults as .*e\.g\. \{"\*": \{"drop": 0\.2\}\}/,
+    ],
     ['no-name.json', { description: 'x' }, /no-name\.json: name is required/],
     [
       'forced-429.json',
