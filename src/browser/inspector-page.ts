@@ -1,4 +1,5 @@
 import type { DownloadKind } from './inspector-download.js'
+import type { Report } from '../core/report-card.js'
 import { mountInspector, type JournalPage } from './inspector-view.js'
 
 // The page at /inspector/ of the standalone server: the inspector over the control API
@@ -11,16 +12,21 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-token]')
   if (token !== undefined) link.href += `?token=${encodeURIComponent(token)}`
 }
 
-/** GETs a control path for a session ('' the default one, an id, or a session key). */
-async function control<Body>(path: string, session: string): Promise<Body> {
+/** The control API's headers for a session: the token, and the session named. */
+function headersFor(session: string): Record<string, string> {
   const headers: Record<string, string> = {}
   if (token !== undefined) headers['x-sandbox-control-token'] = token
   // A session key names its session as a bearer token; an id with the header.
   if (session.includes('.')) headers.authorization = `Bearer ${session}`
   else if (session !== '') headers['x-sandbox-session'] = session
-  const response = await fetch(path, { headers, cache: 'no-store' })
+  return headers
+}
+
+/** A GET of the control API as JSON, or an Error with the answer's message. */
+async function get<T>(path: string, session: string): Promise<T> {
+  const response = await fetch(path, { headers: headersFor(session), cache: 'no-store' })
   const body = (await response.json().catch(() => undefined)) as
-    (Body & { message?: string }) | undefined
+    (T & { message?: string }) | undefined
   if (!response.ok || !body) {
     throw new Error(
       body?.message ?? `GET ${path.split('?')[0]} answered ${response.status}.`,
@@ -32,14 +38,11 @@ async function control<Body>(path: string, session: string): Promise<Body> {
 function read(session: string, after: number | undefined): Promise<JournalPage> {
   const query = new URLSearchParams({ limit: '200' })
   if (after !== undefined) query.set('after', String(after))
-  return control<JournalPage>(`/__sandbox/requests?${query}`, session)
+  return get<JournalPage>(`/__sandbox/requests?${query}`, session)
 }
 
 function download(session: string, kind: DownloadKind): Promise<unknown> {
-  return control(
-    kind === 'har' ? '/__sandbox/requests.har' : '/__sandbox/export',
-    session,
-  )
+  return get(kind === 'har' ? '/__sandbox/requests.har' : '/__sandbox/export', session)
 }
 
 /** The request the page's address names (`#request-42`, the CLI log's `#42`), if any. */
@@ -50,10 +53,8 @@ function requestInHash(): number | undefined {
 
 /** The session that holds a request: GET /__sandbox/requests/{id} finds it in any. */
 async function sessionOf(id: number): Promise<string | undefined> {
-  const headers: Record<string, string> = {}
-  if (token !== undefined) headers['x-sandbox-control-token'] = token
   const response = await fetch(`/__sandbox/requests/${id}`, {
-    headers,
+    headers: headersFor(''),
     cache: 'no-store',
   })
   if (!response.ok) return undefined
@@ -61,11 +62,13 @@ async function sessionOf(id: number): Promise<string | undefined> {
   return entry.session ?? ''
 }
 
+const report = (session: string) => get<Report>('/__sandbox/report', session)
+
 async function start(root: HTMLElement) {
   const focus = requestInHash()
   const found = focus === undefined ? undefined : await sessionOf(focus)
   const inspector = mountInspector(root, {
-    source: { read, download },
+    source: { read, report, download },
     origin: location.origin,
     session: found ?? params.get('session') ?? '',
     ...(focus === undefined ? {} : { focus }),

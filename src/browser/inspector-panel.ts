@@ -25,10 +25,14 @@ export function openInspectorPanel(
   sandbox: Sandbox,
   options: InspectorPanelOptions = {},
 ): InspectorPanel {
+  // A session key (sandbox-free-key.alice) names the session after its last dot.
+  const worldOf = (session: string) => {
+    const id = sessionIdOf(session)
+    return id === '' ? sandbox : sandbox.session(id)
+  }
   const source: InspectorSource = {
     async read(session, after) {
-      const id = sessionIdOf(session)
-      const world = id === '' ? sandbox : sandbox.session(id)
+      const world = worldOf(session)
       return { requests: world.journal.recent(200, after), lastId: world.journal.lastId }
     },
     download(session, kind) {
@@ -37,6 +41,7 @@ export function openInspectorPanel(
         ? Promise.resolve(sandbox.exportHar(id, location.origin))
         : sandbox.exportSession(id)
     },
+    report: async (session) => worldOf(session).report(),
   }
   const host = document.createElement('aside')
   host.setAttribute('aria-label', 'Request inspector (petstore-sandbox)')

@@ -55,5 +55,23 @@ h2.psi-title { font-size: 1.2rem; }
 .psi summary { cursor: pointer; color: var(--accent); }
 .psi pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: .5rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: .4rem 0; }
 .psi-empty { color: var(--muted); }
+.psi-views { display: grid; gap: 1rem; }
+@media (min-width: 72rem) { .psi-views { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); align-items: start; } }
+.psi-report { border: 1px solid var(--line); border-radius: 8px; padding: .6rem .75rem; background: var(--soft); }
+.psi-report-title { margin: 0 0 .25rem; font-size: 1.2rem; }
+h3.psi-report-title { font-size: 1.05rem; }
+.psi-report > .psi-hint { margin: 0 0 .5rem; }
+.psi-report-summary { margin: 0 0 .5rem; font-weight: 600; }
+.psi-report-summary.psi-failed { color: var(--bad); }
+.psi-findings { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+.psi-finding { border-left: 4px solid var(--info); background: var(--paper); border-radius: 6px; padding: .4rem .6rem; }
+.psi-finding p { margin: .25rem 0; }
+.psi-severity { font-weight: 700; border-radius: 4px; padding: 0 .45rem; color: var(--info); background: var(--info-bg); }
+.psi-sev-error { border-left-color: var(--bad); }
+.psi-sev-error .psi-severity { color: var(--bad); background: var(--bad-bg); }
+.psi-sev-warning { border-left-color: var(--warn); }
+.psi-sev-warning .psi-severity { color: var(--warn); background: var(--warn-bg); }
+.psi-count { color: var(--muted); }
+.psi-examples a { color: var(--accent); }
 .psi-focused { outline: 2px solid var(--accent); outline-offset: 2px; }
 `

@@ -1,7 +1,9 @@
 import type { JournalEntry } from '../core/journal.js'
-import { copy, toCurl } from './inspector-curl.js'
-import { adviseOn } from './inspector-advice.js'
+import type { Report } from '../core/report-card.js'
+import { copy } from './inspector-curl.js'
 import { addDownloads, type DownloadKind } from './inspector-download.js'
+import { renderEntry } from './inspector-entry.js'
+import { createReportView } from './inspector-report.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -18,6 +20,8 @@ export interface InspectorSource {
   read(session: string, after: number | undefined): Promise<JournalPage>
   /** The session's export or HAR; with it, the inspector offers to download them. */
   download?(session: string, kind: DownloadKind): Promise<unknown>
+  /** The session's report card (`GET /__sandbox/report`); without it, no Report view. */
+  report?(session: string): Promise<Report>
 }
 
 /** Options of {@link mountInspector}. */
@@ -122,6 +126,15 @@ export function mountInspector(
     { class: 'psi-title' },
     'Request inspector',
   )
+  const reportView =
+    options.source.report &&
+    createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, options.source.report, {
+      open(id) {
+        focus = id
+        openFocused()
+      },
+      inShadow: root instanceof ShadowRoot,
+    })
   root.append(
     el(
       'div',
@@ -137,9 +150,7 @@ export function mountInspector(
         ),
       ),
       form,
-      status,
-      list,
-      empty,
+      ...(reportView ? [reportView.beside(status, list, empty)] : [status, list, empty]),
     ),
   )
 
@@ -222,7 +233,7 @@ export function mountInspector(
 
   const tick = async () => {
     if (stopped) return
-    reading = read()
+    reading = Promise.all([read(), reportView?.update(() => session)]).then(() => {})
     await reading
     if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000)
   }
@@ -269,7 +280,7 @@ export function mountInspector(
     },
     async refresh() {
       await reading
-      await read()
+      await Promise.all([read(), reportView?.update(() => session)])
     },
     show(id, next) {
       focus = id
@@ -277,121 +288,6 @@ export function mountInspector(
       else openFocused()
     },
   }
-}
-
-type Make = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs?: Record<string, string>,
-  ...children: Array<Node | string>
-) => HTMLElementTagNameMap[K]
-
-function renderEntry(entry: JournalEntry, origin: string, el: Make): HTMLLIElement {
-  const klass =
-    entry.status >= 500 || entry.dropped
-      ? 5
-      : entry.status >= 400
-        ? 4
-        : entry.status >= 300
-          ? 3
-          : 2
-  const time = entry.at.slice(11, 19)
-  const line = el(
-    'div',
-    { class: 'psi-line' },
-    el(
-      'span',
-      { class: `psi-badge psi-s${klass}` },
-      entry.dropped ? 'dropped' : String(entry.status),
-    ),
-    el('code', { class: 'psi-method' }, entry.method),
-    el('code', { class: 'psi-path' }, entry.path),
-    ...(entry.code ? [el('code', { class: 'psi-code' }, entry.code)] : []),
-    ...(entry.deprecated ? [el('span', { class: 'psi-flag' }, 'deprecated')] : []),
-    ...(entry.ignoredRetryAfter
-      ? [el('span', { class: 'psi-flag' }, 'ignored Retry-After')]
-      : []),
-    ...(entry.override ? [el('span', { class: 'psi-flag' }, 'your handler')] : []),
-    el('time', { datetime: entry.at, title: `${entry.at} (sandbox clock)` }, time),
-  )
-  const meta = el('dl', { class: 'psi-meta' })
-  const add = (term: string, value: string) =>
-    meta.append(el('div', {}, el('dt', {}, term), el('dd', {}, value)))
-  add('Key', entry.key ?? 'none (or unknown)')
-  add('Plan', entry.plan ?? '–')
-  add('Scenario', entry.scenario)
-  add('Latency', `${entry.durationMs} ms`)
-  if (entry.rateLimit) {
-    const { limit, remaining, reset, retryAfter } = entry.rateLimit
-    const resets = new Date(reset * 1000).toISOString().slice(11, 19)
-    add(
-      'Rate limit after',
-      `${remaining} of ${limit} left, resets ${resets}${retryAfter === undefined ? '' : `, Retry-After ${retryAfter} s`}`,
-    )
-  }
-  if (entry.session) add('Session', entry.session)
-  if (entry.operation) add('Operation', entry.operation)
-
-  const item = el('li', {
-    id: `request-${entry.id}`,
-    class: 'psi-entry',
-    'data-status': String(entry.status),
-    'data-id': String(entry.id),
-    ...(entry.code ? { 'data-code': entry.code } : {}),
-  })
-  item.append(line, meta)
-  const advice = adviseOn(entry)
-  if (entry.message || advice.length > 0) {
-    const box = el('div', {
-      class: entry.status >= 400 || entry.dropped ? 'psi-error' : 'psi-warning',
-    })
-    if (entry.message) box.append(el('p', { class: 'psi-message' }, entry.message))
-    for (const text of advice) {
-      box.append(el('p', { class: 'psi-advice' }, el('strong', {}, 'What to do: '), text))
-    }
-    item.append(box)
-  }
-  const curl = toCurl(entry, origin)
-  const details = el(
-    'details',
-    {},
-    el('summary', {}, 'Request and curl'),
-    el('pre', { class: 'psi-curl' }, el('code', {}, curl)),
-  )
-  if (entry.headers) {
-    details.append(
-      el(
-        'pre',
-        { class: 'psi-headers', 'aria-label': 'Request headers kept' },
-        Object.entries(entry.headers)
-          .map(([name, value]) => `${name}: ${value}`)
-          .join('\n'),
-      ),
-    )
-  }
-  if (entry.body !== undefined) {
-    details.append(
-      el(
-        'pre',
-        { class: 'psi-body', 'aria-label': 'Request body' },
-        entry.body + (entry.bodyTruncated ? '\n… (cut at 4 KiB)' : ''),
-      ),
-    )
-  } else if (entry.bodyTruncated) {
-    details.append(el('p', {}, 'The body is no longer kept (the journal keeps 64 KiB).'))
-  }
-  const copyButton = el(
-    'button',
-    {
-      type: 'button',
-      class: 'psi-copy',
-      'data-curl': curl,
-      'aria-label': `Copy as curl: ${entry.method} ${entry.path}`,
-    },
-    'Copy as curl',
-  )
-  line.append(copyButton)
-  item.append(details)
-  return item
 }
 
 function addStyles(root: HTMLElement | ShadowRoot, doc: Document) {

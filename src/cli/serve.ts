@@ -25,6 +25,7 @@ import { createPaint, CYAN } from './colors.js'
 import { CONTROL_TOKEN_ENV, type ServeFlags } from './flags.js'
 import { listenOrigins } from './listen-addresses.js'
 import { formatRequest } from './request-log.js'
+import { formatReportSummary } from './report-summary.js'
 import { watchFiles } from './watch-files.js'
 
 /** How long requests still running at shutdown may finish before their sockets close. */
@@ -127,6 +128,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
     stopLog()
     // Nothing to flush: every acknowledged create is in the --persist file already.
     server.close(() => {
+      if (!flags.quiet) {
+        for (const line of formatReportSummary(sandbox, flags.logFormat, paint)) out(line)
+      }
       if (json) out(JSON.stringify({ type: 'stopped', signal }))
       else if (!flags.quiet)
         out(

@@ -81,18 +81,18 @@ function readOnce(read: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
   return () => (bytes ??= read())
 }
 
-/** What the journal keeps of a request's body: read only for methods that carry one. */
-async function bodyEntry(
+/** A request's body, read only for methods that carry one: for the journal and the report card. */
+async function bodyBytes(
   request: Request,
   read: () => Promise<Uint8Array>,
-): Promise<Pick<JournalEntry, 'body' | 'bodyTruncated'>> {
+): Promise<Uint8Array | undefined> {
   const method = request.method.toUpperCase()
-  if (method === 'GET' || method === 'HEAD') return {}
+  if (method === 'GET' || method === 'HEAD') return undefined
   try {
-    return journalBody(await read())
+    return await read()
   } catch {
     // A body the transport could no longer give (already read elsewhere): not journalled.
-    return {}
+    return undefined
   }
 }
 
@@ -206,14 +206,18 @@ export async function handleApiRequest(
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
-  world.record({
-    ...entry,
-    id: call.id,
-    status: reply.status,
-    durationMs,
-    ...(rateLimit ? { rateLimit } : {}),
-    ...(await bodyEntry(request, call.body)),
-  })
+  const body = await bodyBytes(request, call.body)
+  world.record(
+    {
+      ...entry,
+      id: call.id,
+      status: reply.status,
+      durationMs,
+      ...(rateLimit ? { rateLimit } : {}),
+      ...(body ? journalBody(body) : {}),
+    },
+    body,
+  )
   return reply
 }
 

@@ -163,6 +163,14 @@ export function getRequest({ params, findRequest }: ControlCall): Answer {
   return ok(entry)
 }
 
+/**
+ * `GET /__sandbox/report`: the report card of the session the request names, from every
+ * /v1 request since it started or was reset (docs/report-card.md).
+ */
+export function getReport({ session }: ControlCall): Answer {
+  return ok(session().report())
+}
+
 function scenarioState(sandbox: Sandbox, world: World) {
   return {
     name: world.scenario.name,

@@ -14,6 +14,7 @@ export type SandboxErrorCode =
   | 'INVALID_SESSION_EXPORT'
   | 'STORAGE_FAILED'
   | 'FILE_LOCKED'
+  | 'CLIENT_MISBEHAVED'
 
 /**
  * The one error class the sandbox throws. Its message reads

@@ -9,6 +9,7 @@ import {
   getClock,
   getScenario,
   getRequest,
+  getReport,
   getState,
   listRequests,
   listSessions,
@@ -219,6 +220,14 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary:
       'The session as a petstore-sandbox/session@1 export: pets, scenario, clock, journal.',
     resolve: exportSession,
+  },
+  {
+    method: 'GET',
+    path: '/report',
+    operationId: 'getReport',
+    summary:
+      'The report card of the session: what its client does wrong, how often, how to fix it, with example request ids.',
+    resolve: getReport,
   },
   {
     method: 'GET',

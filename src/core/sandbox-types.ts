@@ -6,6 +6,7 @@ import type { Fixtures } from './fixtures.js'
 import type { Har } from './har.js'
 import type { Journal, JournalEntry } from './journal.js'
 import type { petSchema } from './schemas.js'
+import type { Report } from './report-card.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
 import type { SessionExport } from './session-export.js'
 import type { PersistedState, SandboxStore } from './store.js'
@@ -138,6 +139,15 @@ export interface World {
   /** Removes a scenario the session defined; if it was active, back to the startup one. */
   removeScenario(name: string): boolean
   state(): SandboxState
+  /**
+   * The report card of the session's client: findings from every request since the
+   * session started or was reset, errors first. A well-behaved client gets none above
+   * `info`.
+   * @example
+   * expect(problems(sandbox.session('alice').report())).toEqual([])
+   * @see README.md#the-report-card
+   */
+  report(): Report
 }
 
 /** A live session, as `GET /__sandbox/sessions` lists it. */

@@ -290,6 +290,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       await main.pets.reload()
     },
     state: () => main.state(),
+    report: () => main.report(),
     onRequest(listener) {
       requestListeners.add(listener)
       return () => requestListeners.delete(listener)

@@ -10,9 +10,13 @@ import type { PetQuota } from './pet-quota.js'
 import type { Seed } from './pet-seed.js'
 import { PetStore, type PetData, type PetPersistence } from './pet-store.js'
 import { RateLimiter } from './rate-limit.js'
+import { ReportCard, type Report } from './report-card.js'
 import type { SandboxState, World } from './sandbox-types.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
 import { DEFAULT_SESSION, type SessionEntry } from './sessions.js'
+
+/** The card of a world without requests yet: it is never fed, only read. */
+const NO_REQUESTS = new ReportCard()
 
 /**
  * What every world of a sandbox shares, read live. One object for the sandbox: each
@@ -78,6 +82,10 @@ export class SandboxWorld implements SessionEntry, World {
   #db: { pets: PetStore['collection'] } | undefined
   /** Its pets under each scenario that brings its own data, once a request used one. */
   #scenarioPets: Map<string, PetStore> | undefined
+  /** Made at the world's first request (README.md#the-report-card). */
+  #card: ReportCard | undefined
+  /** Sandbox time the report card counts from: the world's start or last reset. */
+  #since: number
   /** The scenarios it defined at run time, by name (none until it defines one). */
   #defined: Map<string, Scenario> | undefined
 
@@ -91,6 +99,7 @@ export class SandboxWorld implements SessionEntry, World {
     this.session = id === DEFAULT_SESSION ? undefined : id
     this.#shared = shared
     this.clock = createClock(shared.clockOptions)
+    this.#since = this.clock.now()
     this.journal = new Journal(shared.journalSize, shared.forward, shared.journalBudget)
     this.#active = shared.startupScenario()
     // The seed of the default data: seedFor with no scenario (no closure a world).
@@ -124,8 +133,19 @@ export class SandboxWorld implements SessionEntry, World {
    * journal entry under its request id. Where the world keeps what it learns of each
    * request (the journal; the report card's counters) is here, once.
    */
-  record(entry: JournalEntry): void {
+  record(entry: JournalEntry, body?: Uint8Array): void {
     this.journal.add(entry)
+    // The scenario the request ran under, by the name its entry keeps.
+    const scenario = this.findScenario(entry.scenario) ?? this.#active
+    this.#card ??= new ReportCard()
+    this.#card.observe(entry, { scenario, clock: this.clock, ...(body ? { body } : {}) })
+  }
+
+  /** The report card of this world's requests since it started or was reset. */
+  report(): Report {
+    const since = new Date(this.#since).toISOString()
+    const card = this.#card ?? NO_REQUESTS
+    return card.report(this.id, since, this.clock.state().frozen)
   }
 
   activeScenario(): Scenario {
@@ -239,6 +259,8 @@ export class SandboxWorld implements SessionEntry, World {
     this.#requests = 0
     this.clock.reset()
     this.journal.clear()
+    this.#card = undefined
+    this.#since = this.clock.now()
     this.#active = this.#shared.startupScenario()
     this.dropScenarioPets()
     this.#defined = undefined

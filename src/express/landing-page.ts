@@ -66,6 +66,7 @@ ${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>' : ''}
 ${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
 <a href="/__sandbox${token}">State (JSON)</a>
 <a href="/__sandbox/requests${token}">Recent requests</a>
+<a href="/__sandbox/report${token}">Report card</a>
 </nav>
 <h2>Try it</h2>
 <pre>${escapeHtml(curl)}</pre>

@@ -7,6 +7,7 @@ import {
   petStatusSchema,
 } from '../core/schemas.js'
 import { SESSION_FORMAT } from '../core/session-export.js'
+import { FINDING_CODES } from '../core/report-card.js'
 import { scenarioSchema } from '../core/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
@@ -275,6 +276,39 @@ export const clockChangeSchema = z
     examples: [{ advanceSeconds: 60 }, { now: '2031-01-01T00:00:00Z', freeze: true }],
   })
 
+/** What `GET /__sandbox/report` answers (the core's Report). */
+export const reportSchema = z
+  .object({
+    session: z.string().meta({ examples: ['default'] }),
+    since: dateTime.meta({
+      description: 'Sandbox time the session started or was last reset.',
+    }),
+    requests: count.meta({ description: 'Requests of the session since then.' }),
+    clockFrozen: z.literal(true).optional().meta({
+      description:
+        'Present while the clock stands still: backoff and duplicate findings are not computed.',
+    }),
+    findings: z
+      .array(
+        z.object({
+          code: z.enum(FINDING_CODES),
+          severity: z.enum(['error', 'warning', 'info']),
+          count: count.meta({ description: 'How many requests showed it.' }),
+          message: z
+            .string()
+            .meta({ description: 'What happened and why it matters in production.' }),
+          fix: z.string().meta({ description: 'What to change in the client.' }),
+          requestIds: z.array(count).max(5).meta({
+            description: 'The 5 most recent requests that showed it, newest first.',
+          }),
+        }),
+      )
+      .meta({
+        description: 'Errors first, then warnings, then info; by code within each.',
+      }),
+  })
+  .meta({ description: 'The report card of a session (docs/report-card.md).' })
+
 /**
  * The document's component schemas, each a zod schema under its name. The API's come
  * from the core (src/core/schemas.ts); the control API's are defined above.
@@ -299,6 +333,7 @@ for (const [id, schema] of Object.entries({
   SessionKeys: sessionKeysSchema,
   SessionExport: sessionExportSchema,
   Har: harSchema,
+  Report: reportSchema,
   Scenario: scenarioSchema,
 })) {
   componentRegistry.add(schema, { id })

@@ -183,6 +183,16 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
       ...pathErrors('control'),
     },
   },
+  getReport: {
+    tags: ['Sandbox'],
+    description:
+      'The report card of the session (X-Sandbox-Session, or a session key as the bearer token): findings about its client from every /v1 request since the session started or was reset (counters, not the bounded journal), errors first, then warnings, then info. Each has a code, a severity, a count, a message saying what happened and why it matters in production, a fix, and the ids of its 5 most recent requests (GET /__sandbox/requests/{id}). A well-behaved client gets nothing above info; what a scenario you chose causes is info. While the clock is frozen, backoff and duplicate findings are not computed and clockFrozen is true.',
+    parameters: [sessionHeader],
+    responses: {
+      '200': controlResponse('The report card.', 'Report'),
+      ...pathErrors('control'),
+    },
+  },
   listSessions: {
     tags: ['Sandbox'],
     description:

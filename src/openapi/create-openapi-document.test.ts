@@ -4,6 +4,7 @@ import * as z from 'zod'
 import { API_ERROR_CODES, API_ERROR_STATUS } from '../core/api-errors.js'
 import type { ClockState } from '../core/clock.js'
 import type { JournalEntry } from '../core/journal.js'
+import type { Report } from '../core/report-card.js'
 import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import {
@@ -17,6 +18,7 @@ import {
   componentRegistry,
   JSON_SCHEMA_OPTIONS,
   journalEntrySchema,
+  reportSchema,
   sandboxStateSchema,
 } from './component-schemas.js'
 import { createOpenApiDocument, DEFAULT_SERVER_URL } from './create-openapi-document.js'
@@ -93,6 +95,7 @@ describe('component schemas', () => {
     expectTypeOf<z.infer<typeof sandboxStateSchema>>().toEqualTypeOf<SandboxState>()
     expectTypeOf<z.infer<typeof clockStateSchema>>().toEqualTypeOf<ClockState>()
     expectTypeOf<z.infer<typeof journalEntrySchema>>().toEqualTypeOf<JournalEntry>()
+    expectTypeOf<z.infer<typeof reportSchema>>().toEqualTypeOf<Report>()
   })
 })
 
@@ -132,6 +135,7 @@ describe('paths', () => {
       getRequest: ['200', '400', '404', '405'],
       exportHar: ['200'],
       exportSession: ['200'],
+      getReport: ['200'],
       listSessions: ['200'],
       createSession: ['200', '201', '400', '409', '413'],
       deleteSession: ['204', '400'],

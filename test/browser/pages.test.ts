@@ -311,6 +311,29 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       .toContain('downloaded petstore-sandbox-default.har')
   })
 
+  test("/inspector/'s Report view grades the client and links to its requests", async () => {
+    const report = inspector.locator('.psi-report')
+    await expect
+      .poll(() => report.locator('.psi-report-summary').textContent(), {
+        timeout: 10_000,
+      })
+      .toMatch(/^\d+ requests since .+: 2 warnings\.$/)
+    const deprecated = report.locator('.psi-finding[data-code="deprecated_endpoint"]')
+    expect(await deprecated.innerText()).toContain(
+      'Fix: Use GET /pets with the status filter',
+    )
+    const missing = report.locator('.psi-finding[data-code="authentication_failed"]')
+    expect(await missing.innerText()).toContain('without an API key')
+    // Each finding links to its requests in the journal beside it.
+    const link = deprecated.locator('a[data-request]').first()
+    const id = await link.getAttribute('data-request')
+    await link.click()
+    expect(new URL(inspector.url()).hash).toBe(`#request-${id}`)
+    const opened = inspector.locator(`#request-${id}.psi-focused`)
+    await expect.poll(() => opened.count(), { timeout: 10_000 }).toBe(1)
+    expect(await opened.locator('.psi-path').textContent()).toBe('/v1/pets/1')
+  })
+
   test('/inspector/#request-<id> opens that request, in the session that holds it', async () => {
     const sent = await fetch(`${app.origin}/v1/pets?limit=2`, {
       headers: { authorization: 'Bearer sandbox-free-key.bob' },

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { defineCarrySuite } from '../contract/carry-suite.js'
+import { defineReportSuite } from '../contract/report-suite.js'
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineFaultsSuite } from '../contract/faults-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
@@ -125,5 +126,6 @@ const RUNTIME = 'browser runtime (petstore-sandbox/browser, service worker)'
 defineContractSuite(RUNTIME, startWorker)
 defineRequestIdsSuite(RUNTIME, startWorker)
 defineFaultsSuite(RUNTIME, startWorker)
+defineReportSuite(RUNTIME, startWorker)
 defineDefinedScenariosSuite(RUNTIME, startWorker)
 defineCarrySuite(RUNTIME, startWorker, false)

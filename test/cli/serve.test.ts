@@ -169,6 +169,44 @@ test('a busy port is one clear line and a non-zero exit', async () => {
   }
 })
 
+test('on stopping, one line per session whose client has errors or warnings', async () => {
+  const { cli, api } = await startServer()
+  await fetch(`${api}/pets`) // no key: a warning of the default session
+  const alice = { authorization: 'Bearer sandbox-free-key.alice' }
+  await fetch(`${api}/pets/1`, { headers: alice }) // deprecated: a warning of alice
+  await fetch(`${api}/pets`, {
+    headers: { authorization: 'Bearer sandbox-free-key.bob' },
+  })
+  cli.child.kill('SIGTERM')
+  expect(await cli.exited).toEqual({ code: 0, signal: null })
+  const warning = (code: string) => [{ code, severity: 'warning', count: 1 }]
+  expect(events(cli, 'report')).toEqual([
+    {
+      type: 'report',
+      session: 'default',
+      requests: 1,
+      findings: warning('authentication_failed'),
+    },
+    {
+      type: 'report',
+      session: 'alice',
+      requests: 1,
+      findings: warning('deprecated_endpoint'),
+    },
+  ])
+
+  // The pretty log says it in one line, and where to look.
+  const pretty = await runCli(['--port', '0'])
+  const origin = /API +(http:\/\/\S+)\/v1/.exec(await pretty.line(/API +http/))?.[1]
+  await fetch(`${origin}/v1/pets`)
+  await pretty.line(/GET \/v1\/pets 401/)
+  pretty.child.kill('SIGINT')
+  await pretty.exited
+  expect(pretty.stdout()).toContain(
+    '⚠ report card, session default: 1 warning (authentication_failed ×1) in 1 request; see GET /__sandbox/report',
+  )
+})
+
 test.each(['SIGTERM', 'SIGINT'] as const)(
   '%s closes the server cleanly, exit 0',
   async (signal) => {

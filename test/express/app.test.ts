@@ -253,6 +253,7 @@ describe('the landing page and documents', () => {
       '/__sandbox/reset',
       '/__sandbox/clock',
       'href="/openapi.json"',
+      'href="/__sandbox/report">Report card</a>',
       `curl -H 'Authorization: Bearer sandbox-free-key' '${app.origin}/v1/pets?limit=3'`.replace(
         /'/g,
         '&#39;',

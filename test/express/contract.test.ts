@@ -1,5 +1,6 @@
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
+import { defineReportSuite } from '../contract/report-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { startApp } from './start-app.js'
@@ -12,4 +13,5 @@ const start = async () => {
 defineContractSuite('standalone server (petstore-sandbox/express)', start)
 defineOddRequestsSuite('standalone server (petstore-sandbox/express)', start)
 defineRequestIdsSuite('standalone server (petstore-sandbox/express)', start)
+defineReportSuite('standalone server (petstore-sandbox/express)', start)
 defineDefinedScenariosSuite('standalone server (petstore-sandbox/express)', start)

@@ -1,6 +1,7 @@
 import { setupSandboxServer } from 'petstore-sandbox/node'
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineOddRequestsSuite } from '../contract/odd-requests-suite.js'
+import { defineReportSuite } from '../contract/report-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
 import { defineContractSuite } from '../contract/suite.js'
 import { failOnUnhandledRequest } from '../msw-options.js'
@@ -14,4 +15,5 @@ const start = async () => {
 defineContractSuite('in-test runtime (petstore-sandbox/node)', start)
 defineOddRequestsSuite('in-test runtime (petstore-sandbox/node)', start)
 defineRequestIdsSuite('in-test runtime (petstore-sandbox/node)', start)
+defineReportSuite('in-test runtime (petstore-sandbox/node)', start)
 defineDefinedScenariosSuite('in-test runtime (petstore-sandbox/node)', start)

@@ -1,0 +1,447 @@
+import { describe, expect, test } from 'vitest'
+import { SandboxError } from './errors.js'
+import {
+  ReportCard,
+  type ObserveContext,
+  type ObservedEntry,
+  type Report,
+} from './report-card.js'
+import { assertWellBehaved, problems } from './report-card-check.js'
+import { BUILT_IN_SCENARIOS, type Scenario } from './scenarios.js'
+import { validateListQuery, validateNewPet, validatePetId } from './validation.js'
+
+const scenario = (name: string): Scenario =>
+  BUILT_IN_SCENARIOS.find((each) => each.name === name) as Scenario
+const START = Date.parse('2027-01-01T00:00:00.000Z')
+const encoder = new TextEncoder()
+
+/** Feeds a card requests as the journal would see them, with a sandbox time of its own. */
+function client(options: { scenario?: Scenario; frozen?: boolean } = {}) {
+  const card = new ReportCard()
+  let id = 0
+  let now = START
+  const context = (body?: string): ObserveContext => ({
+    scenario: options.scenario ?? scenario('default'),
+    clock: { state: () => ({ frozen: options.frozen ?? false }) },
+    ...(body === undefined ? {} : { body: encoder.encode(body) }),
+  })
+  return {
+    card,
+    /** Moves the sandbox time on. */
+    wait(ms: number) {
+      now += ms
+    },
+    send(fields: Partial<ObservedEntry> = {}, body?: string): number {
+      id++
+      card.observe(
+        {
+          id,
+          at: new Date(now).toISOString(),
+          method: 'GET',
+          status: 200,
+          key: 'sandbox-free-key',
+          operation: 'listPets',
+          ...fields,
+        },
+        context(body),
+      )
+      return id
+    },
+    report(frozen = false): Report {
+      return card.report('default', new Date(START).toISOString(), frozen)
+    },
+  }
+}
+
+const tooMany = {
+  status: 429,
+  code: 'rate_limit_exceeded',
+  message: 'Rate limit exceeded.',
+} as const
+const create = (fields: Partial<ObservedEntry> = {}): Partial<ObservedEntry> => ({
+  method: 'POST',
+  operation: 'createPet',
+  status: 201,
+  ...fields,
+})
+const invalid = (message: string, code = 'validation_failed') => ({
+  status: 400,
+  code,
+  message,
+})
+const failed = (result: { ok: boolean; message?: string }) => {
+  if (result.ok || result.message === undefined) throw new Error('expected a failure')
+  return result.message
+}
+const summary = (report: Report) =>
+  report.findings.map(({ code, severity, count }) => [severity, code, count])
+
+describe('a well-behaved client', () => {
+  test('gets no finding at all', () => {
+    const { send, report, wait } = client()
+    for (let index = 0; index < 20; index++) {
+      send()
+      wait(500)
+    }
+    send(create(), '{"name":"Rex","categoryId":1}')
+    wait(500)
+    send(create(), '{"name":"Bo","categoryId":1}')
+    expect(report()).toEqual({
+      session: 'default',
+      since: '2027-01-01T00:00:00.000Z',
+      requests: 22,
+      findings: [],
+    })
+  })
+
+  test('that honours Retry-After and backs off gets only info', () => {
+    const { send, report, wait } = client({ scenario: scenario('rate-limit-countdown') })
+    for (let index = 0; index < 5; index++) send()
+    send(tooMany)
+    wait(60_000) // waits out Retry-After: the next window
+    send()
+    // Under rate-limited, every window starts used up: it waits longer each time.
+    for (const waitMs of [60_000, 120_000, 240_000, 480_000]) {
+      send(tooMany)
+      wait(waitMs)
+    }
+    send()
+    const card = report()
+    expect(summary(card)).toEqual([['info', 'rate_limit_exceeded', 5]])
+    expect(problems(card)).toEqual([])
+    expect(() => assertWellBehaved(card)).not.toThrow()
+  })
+})
+
+describe('each code', () => {
+  test('retry_before_retry_after: an error per early retry, with the 5 latest ids', () => {
+    const { send, report } = client()
+    send(tooMany)
+    const early: number[] = []
+    for (let index = 0; index < 8; index++) {
+      early.push(send({ ...tooMany, ignoredRetryAfter: true }))
+    }
+    const [finding] = report().findings
+    expect(finding).toMatchObject({
+      code: 'retry_before_retry_after',
+      severity: 'error',
+      count: 8,
+      requestIds: early.slice(-5).reverse(),
+    })
+    expect(finding?.message).toMatch(/while a 429 .* still asked it to wait/)
+    expect(finding?.fix).toMatch(/Retry-After/)
+    expect(report().findings.find((f) => f.code === 'rate_limit_exceeded')).toMatchObject(
+      {
+        severity: 'info',
+        count: 9,
+        requestIds: early.slice(-5).reverse(),
+      },
+    )
+  })
+
+  test('api_key_banned: an error per request refused by the ban', () => {
+    const { send, report } = client()
+    send({
+      status: 429,
+      code: 'api_key_temporarily_banned',
+      ignoredRetryAfter: true,
+    })
+    expect(summary(report())).toEqual([
+      ['error', 'api_key_banned', 1],
+      ['error', 'retry_before_retry_after', 1],
+    ])
+  })
+
+  test('endpoint_removed is an error, and deprecated_endpoint a warning before the sunset', () => {
+    const { send, report } = client()
+    const getPet = { operation: 'getPet', deprecated: true } as const
+    send(getPet)
+    send({ ...getPet, status: 404, code: 'not_found', message: 'No pet with id 9.' })
+    send({ ...getPet, status: 410, code: 'endpoint_removed', message: 'Removed.' })
+    expect(summary(report())).toEqual([
+      ['error', 'endpoint_removed', 1],
+      ['warning', 'deprecated_endpoint', 2],
+    ])
+    const deprecated = report().findings[1]
+    expect(deprecated?.fix).toMatch(/GET \/pets with the status filter/)
+  })
+
+  test('invalid_request groups 400s by error code and the field the message names', () => {
+    const { send, report } = client()
+    const noName = failed(validateNewPet({ categoryId: 1 }))
+    const neither = failed(validateNewPet({}))
+    const badLimit = failed(validateListQuery(new URLSearchParams('limit=500')))
+    const badId = failed(validatePetId('abc'))
+    const notObject = failed(validateNewPet([1]))
+    send({ ...create(invalid(noName)) })
+    send({ ...create(invalid(noName)) })
+    send({ ...create(invalid(neither)) })
+    send(invalid(badLimit))
+    send({ operation: 'getPet', ...invalid(badId) })
+    send({ ...create(invalid(notObject)) })
+    send({ ...create(invalid('The body is not valid JSON.', 'invalid_json')) })
+    send(
+      invalid(
+        'The x-sandbox-scenario header names no loaded scenario.',
+        'unknown_scenario',
+      ),
+    )
+    const findings = report().findings.filter((f) => f.code === 'invalid_request')
+    expect(findings.every((f) => f.severity === 'warning')).toBe(true)
+    const byWords = findings.map((f) => [
+      f.count,
+      f.message.split(' 400 ')[1]?.split(' (')[0],
+    ])
+    expect(byWords).toEqual([
+      [1, "invalid_json because body broke the API's rules"],
+      [1, 'unknown_scenario'],
+      [1, "validation_failed because body broke the API's rules"],
+      [1, "validation_failed because categoryId broke the API's rules"],
+      [1, "validation_failed because limit broke the API's rules"],
+      [3, "validation_failed because name broke the API's rules"],
+      [1, "validation_failed because petId broke the API's rules"],
+    ])
+    const fixes = findings.map((f) => f.fix)
+    expect(fixes).toContain(
+      'Check name before sending: it must be a non-empty string of at most 1,000 characters.',
+    )
+    expect(fixes.some((fix) => fix.includes('JSON.stringify'))).toBe(true)
+    expect(fixes.some((fix) => fix.includes('GET /__sandbox lists them'))).toBe(true)
+  })
+
+  test('authentication_failed: a warning per 401 code, info for an expired key', () => {
+    const { send, report } = client()
+    const unauthorized = (code: string) => ({ status: 401, code, message: '401' })
+    send({ ...unauthorized('missing_api_key'), key: undefined })
+    send({ ...unauthorized('missing_api_key'), key: undefined })
+    send({ ...unauthorized('malformed_authorization'), key: undefined })
+    send({ ...unauthorized('invalid_api_key'), key: undefined })
+    send({ ...unauthorized('expired_api_key'), key: 'sandbox-expired-key' })
+    expect(summary(report())).toEqual([
+      ['warning', 'authentication_failed', 1],
+      ['warning', 'authentication_failed', 1],
+      ['warning', 'authentication_failed', 2],
+      ['info', 'authentication_failed', 1],
+    ])
+    const messages = report().findings.map((f) => f.message)
+    expect(messages[0]).toMatch(/invalid_api_key/)
+    expect(messages[1]).toMatch(/malformed_authorization/)
+    expect(messages[2]).toMatch(/without an API key/)
+    expect(messages[3]).toMatch(/expired key.*what you chose to rehearse/)
+  })
+
+  test('no_exponential_backoff: the third retry in a row whose wait did not grow', () => {
+    const { send, report, wait } = client()
+    const backoff = () =>
+      report().findings.find((f) => f.code === 'no_exponential_backoff')
+    // Immediately, over and over: flagged from the third retry on, the one that finally
+    // went through included.
+    send(tooMany)
+    const retries: number[] = []
+    for (let index = 0; index < 4; index++) retries.push(send(tooMany))
+    retries.push(send())
+    expect(backoff()).toMatchObject({
+      severity: 'warning',
+      count: 3,
+      requestIds: retries.slice(2).reverse(),
+    })
+    // Doubling waits: not flagged.
+    for (const ms of [1000, 2000, 4000, 8000]) {
+      send(tooMany)
+      wait(ms)
+    }
+    send()
+    // Two flat retries are not three: not flagged.
+    send(tooMany)
+    wait(5000)
+    send(tooMany)
+    wait(5000)
+    send()
+    expect(backoff()?.count).toBe(3)
+    // A wait that grows by less than 100 ms is flat.
+    send(tooMany)
+    for (const ms of [1000, 1050, 1090]) {
+      wait(ms)
+      send(tooMany)
+    }
+    expect(backoff()?.count).toBe(4)
+    expect(backoff()?.fix).toMatch(/longer than the one before/)
+  })
+
+  test('duplicate_create: the same body, same key, both created, within 10 s', () => {
+    const { send, report, wait } = client()
+    const rex = '{"name":"Rex","categoryId":1}'
+    send(create(), rex)
+    wait(9_000)
+    const twice = send(create(), rex)
+    wait(11_000)
+    send(create(), rex) // 11 s after the last: a new pet, not a double submit
+    send(create({ key: 'sandbox-pro-key' }), rex) // another key
+    send(create(), '{"name":"Rex","categoryId":2}') // another body
+    send(create({ status: 429, code: 'rate_limit_exceeded' }), rex) // nothing created
+    wait(1_000)
+    expect(report().findings.filter((f) => f.code === 'duplicate_create')).toMatchObject([
+      { severity: 'info', count: 1, requestIds: [twice] },
+    ])
+    // Without the bytes (a context that has none), the journal's text stands in.
+    const { send: sendText, report: reportText } = client()
+    sendText(create({ body: rex }))
+    sendText(create({ body: rex }))
+    expect(summary(reportText())).toEqual([['info', 'duplicate_create', 1]])
+  })
+
+  test('unmodelled_endpoint and connection_dropped are info', () => {
+    const { send, report } = client()
+    send({ operation: 'listOrders', status: 501, code: 'not_implemented' })
+    send({ dropped: true, status: 0 })
+    expect(summary(report())).toEqual([
+      ['info', 'connection_dropped', 1],
+      ['info', 'unmodelled_endpoint', 1],
+    ])
+  })
+
+  test("your own handlers' answers are counted, not graded", () => {
+    const { send, report } = client()
+    send({ override: true, status: 401, code: 'missing_api_key' })
+    expect(report()).toMatchObject({ requests: 1, findings: [] })
+  })
+})
+
+describe('what the user chose is info', () => {
+  test('401s of expired-key and invalid-key; a missing key stays a warning', () => {
+    for (const name of ['expired-key', 'invalid-key']) {
+      const { send, report } = client({ scenario: scenario(name) })
+      const code = name === 'expired-key' ? 'expired_api_key' : 'invalid_api_key'
+      send({ status: 401, code, message: `scenario "${name}"` })
+      send({ status: 401, code: 'missing_api_key', key: undefined })
+      expect(summary(report())).toEqual([
+        ['warning', 'authentication_failed', 1],
+        ['info', 'authentication_failed', 1],
+      ])
+    }
+  })
+
+  test("a failure forced by the scenario's errors field", () => {
+    const forcing = {
+      name: 'sunset-now',
+      description: 'x',
+      errors: {
+        getPet: { status: 410, code: 'endpoint_removed', message: 'Gone.' },
+        createPet: { status: 400, code: 'validation_failed' },
+      },
+    }
+    const { send, report } = client({ scenario: forcing })
+    send({
+      operation: 'getPet',
+      deprecated: true,
+      status: 410,
+      code: 'endpoint_removed',
+      message: 'Gone.',
+    })
+    const forced = 'Forced by the scenario "sunset-now" (validation_failed).'
+    send(create({ ...invalid(forced) }))
+    // The client's own mistake under the same scenario stays a warning.
+    send(create({ ...invalid(failed(validateNewPet({}))) }))
+    const findings = report().findings
+    expect(summary(report())).toEqual([
+      ['warning', 'invalid_request', 1],
+      ['warning', 'invalid_request', 1],
+      ['info', 'endpoint_removed', 1],
+      ['info', 'invalid_request', 1],
+    ])
+    expect(findings[2]?.message).toMatch(/forced by the scenario you chose/)
+  })
+
+  test('the 429s of rate-limited are info, ignoring them is still an error', () => {
+    const { send, report } = client({ scenario: scenario('rate-limited') })
+    send(tooMany)
+    send({ ...tooMany, ignoredRetryAfter: true })
+    expect(summary(report())).toEqual([
+      ['error', 'retry_before_retry_after', 1],
+      ['info', 'rate_limit_exceeded', 2],
+    ])
+  })
+})
+
+test('a frozen clock turns backoff and duplicates off, and the report says so', () => {
+  const { send, report } = client({ frozen: true })
+  for (let index = 0; index < 6; index++) send(tooMany)
+  send(create(), '{"name":"Rex","categoryId":1}')
+  send(create(), '{"name":"Rex","categoryId":1}')
+  const card = report(true)
+  expect(card.clockFrozen).toBe(true)
+  expect(summary(card)).toEqual([['info', 'rate_limit_exceeded', 6]])
+  expect(report(false)).not.toHaveProperty('clockFrozen')
+})
+
+test('the findings come in a stable order: errors, warnings, info, then by code', () => {
+  const { send, report } = client()
+  send({ operation: 'listOrders', status: 501, code: 'not_implemented' })
+  send({ operation: 'getPet', deprecated: true })
+  send({ ...tooMany, ignoredRetryAfter: true })
+  send({ status: 401, code: 'missing_api_key', key: undefined })
+  send({ status: 429, code: 'api_key_temporarily_banned', ignoredRetryAfter: true })
+  expect(report().findings.map((f) => `${f.severity} ${f.code}`)).toEqual([
+    'error api_key_banned',
+    'error retry_before_retry_after',
+    'warning authentication_failed',
+    'warning deprecated_endpoint',
+    'info rate_limit_exceeded',
+    'info unmodelled_endpoint',
+  ])
+})
+
+test('memory stays bounded: 5 examples a finding, 32 fields of 400s a card', () => {
+  const { send, report } = client()
+  for (let index = 0; index < 1000; index++) {
+    send(invalid(`Invalid body: field${index} must be a string.`))
+  }
+  const findings = report().findings
+  // 32 fields, then one finding for the rest of the code's 400s.
+  expect(findings.length).toBe(33)
+  expect(findings.find((f) => f.count === 1000 - 32)?.message).toMatch(
+    /400 validation_failed \(the message of each 400 says what was wrong\)/,
+  )
+  expect(findings.reduce((sum, f) => sum + f.count, 0)).toBe(1000)
+  expect(findings.every((f) => f.requestIds.length <= 5)).toBe(true)
+})
+
+test('reset() empties the card', () => {
+  const { send, report, card } = client()
+  send({ ...tooMany, ignoredRetryAfter: true })
+  card.reset()
+  expect(report()).toMatchObject({ requests: 0, findings: [] })
+})
+
+describe('in tests: no finding above info', () => {
+  test('problems() lists the findings above info', () => {
+    const { send, report } = client()
+    send(tooMany)
+    send({ ...tooMany, ignoredRetryAfter: true })
+    expect(problems(report()).map((f) => f.code)).toEqual(['retry_before_retry_after'])
+  })
+
+  test('assertWellBehaved() throws a SandboxError listing each finding and its fix', () => {
+    const { send, report } = client()
+    send(tooMany)
+    const early = send({ ...tooMany, ignoredRetryAfter: true })
+    let thrown: unknown
+    try {
+      assertWellBehaved(report())
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(SandboxError)
+    expect((thrown as SandboxError).code).toBe('CLIENT_MISBEHAVED')
+    const lines = (thrown as SandboxError).message.split('\n')
+    expect(lines[0]).toBe(
+      'Failed to pass the report card of the session "default": 1 finding(s) above info.',
+    )
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^- error retry_before_retry_after: 1 request\\(s\\), the latest ${early}\\. .+ Fix: After a 429`,
+      ),
+    )
+    expect(lines).toHaveLength(3)
+  })
+})
