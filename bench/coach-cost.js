@@ -1,7 +1,7 @@
 // What the report card and the request ids cost per request (issue 23), in process:
 // the in-test request (setupSandboxServer, fetch intercepted by msw, GET /v1/pets?limit=20)
 // against the work the two add to it, timed on its own over the same kind of requests:
-// ReportCard.observe with the entry the journal keeps, and the X-Sandbox-Request-Id
+// ReportCard.observe with entries as the journal keeps them (lists, creates, 429s), and the X-Sandbox-Request-Id
 // header on the reply. Without them a request would be that much shorter.
 // node bench/coach-cost.js <requests>; prints one JSON line.
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -65,8 +65,24 @@ const timeIt = (work) => {
   for (let i = 0; i < ROUNDS; i++) work(i)
   return ((performance.now() - begin) * 1000) / ROUNDS
 }
-const entries = Array.from({ length: 1024 }, (_, i) => ({ ...sample, id: i }))
-const observeUs = timeIt((i) => card.observe(entries[i & 1023], { scenario, clock }))
+// Mostly lists, as the in-test request is, with the costlier kinds mixed in: every
+// tenth a create, every twentieth a 429 (the card reads the clock for those).
+const entries = Array.from({ length: 1024 }, (_, i) => {
+  const at = new Date(Date.UTC(2026, 10, 25) + i * 250).toISOString()
+  if (i % 20 === 0)
+    return { ...sample, id: i, at, status: 429, code: 'rate_limit_exceeded' }
+  if (i % 10 === 0)
+    return { ...sample, id: i, at, method: 'POST', status: 201, operation: 'createPet' }
+  return { ...sample, id: i, at }
+})
+const body = new TextEncoder().encode('{"name":"Rex","categoryId":1}')
+const observeUs = timeIt((i) => {
+  const entry = entries[i & 1023]
+  card.observe(
+    entry,
+    entry.status === 201 ? { scenario, clock, body } : { scenario, clock },
+  )
+})
 const idUs = timeIt((i) => {
   const headers = { ...reply, 'x-sandbox-request-id': String(i) }
   sink += headers['x-sandbox-request-id'].length

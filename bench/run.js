@@ -14,6 +14,8 @@
 // written to bench/results/cold-start.json; BENCH_COLD_RUNS, 9, processes of each side).
 // BENCH_ONLY=startup (only the standalone server's startup against bare Express, written
 // to bench/results/startup.json).
+// BENCH_ONLY=coach (only what the report card and the request ids add to an in-test
+// request, issue 23, bench/coach-cost.js).
 import {
   existsSync,
   mkdirSync,
@@ -367,6 +369,26 @@ async function measureInTest(petsFile) {
 }
 
 /**
+ * What the report card and the request ids cost per request (issue 23), in process:
+ * bench/coach-cost.js, three processes, the median share of the in-test request time.
+ */
+async function measureCoach() {
+  log('report card and request ids: 3 processes of bench/coach-cost.js')
+  const runs = []
+  for (let run = 0; run < 3; run++) {
+    runs.push(await runJsonChild([join(BENCH, 'coach-cost.js'), '3000']))
+  }
+  const mid = (key) => median(runs.map((row) => row[key]))
+  return {
+    requestUs: mid('requestUs'),
+    observeUs: mid('observeUs'),
+    idUs: mid('idUs'),
+    share: mid('share'),
+    runs,
+  }
+}
+
+/**
  * Cold start in a test file (issue 22): fresh processes, interleaved, of
  * bench/cold-start.js on each side; the time from spawn to exit (Node's own boot
  * included, as a test runner's fresh worker pays it) and, inside, to the checked answer.
@@ -521,6 +543,26 @@ async function main() {
     log(`\nwritten: bench/results/${name}`)
     return
   }
+  if (process.env.BENCH_ONLY === 'coach') {
+    const only = { date: new Date().toISOString(), machine: host, config }
+    only.coach = await measureCoach()
+    only.targets = evaluateTargets(
+      only,
+      TARGETS.filter((target) => target.id === 'coach-cost'),
+    )
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'coach.json'), `${JSON.stringify(only, null, 2)}\n`)
+    const c = only.coach
+    log(
+      `in-test request ${c.requestUs.toFixed(1)} µs; report card observe ${c.observeUs.toFixed(3)} µs, request id ${c.idUs.toFixed(3)} µs: ${(c.share * 100).toFixed(2)}% of it`,
+    )
+    for (const target of only.targets)
+      log(
+        `${target.result} ${target.label}: ${target.value.toFixed(4)} ${target.op} ${target.limit}`,
+      )
+    log(`\nwritten: bench/results/coach.json`)
+    return
+  }
   if (process.env.BENCH_ONLY === 'throughput') {
     const { throughput, rss } = await measureThroughput(petsFile)
     const only = {
@@ -554,6 +596,7 @@ async function main() {
   const { throughput, rss } = await measureThroughput(petsFile)
   const inTest = await measureInTest(petsFile)
   const coldStart = await measureColdStart(petsFile)
+  const coach = await measureCoach()
   const scale = await measureScale()
   const persist = await measurePersist(dir)
   const sessions = await measureSessions(ROOT, config, log)
@@ -571,6 +614,7 @@ async function main() {
     rss,
     inTest,
     coldStart,
+    coach,
     scale,
     persist,
     sessions,

@@ -80,6 +80,15 @@ export const TARGETS = [
     unit: 'x',
   },
   {
+    id: 'coach-cost',
+    label:
+      'report card + request ids, per in-test request (observe + the id header, over the request)',
+    value: (r) => r.coach?.share,
+    op: '<=',
+    limit: 0.05,
+    unit: 'share',
+  },
+  {
     id: 'seed-100k',
     label: '100k pets: seeding',
     value: (r) => scaleRow(r, 100_000)?.seedMs,
