@@ -58,3 +58,23 @@ export function assertNodeEnvironment(entry: string): void {
   const problem = findEnvironmentProblem(entry)
   if (problem) throw problem
 }
+
+/**
+ * What msw 3 cannot do in a DOM emulation (upstream failures, seen with msw 3.0.5, jsdom
+ * 27 and happy-dom 20): under jsdom it does not intercept XMLHttpRequest (axios gets
+ * "Network Error"; fetch works), under happy-dom neither fetch nor XMLHttpRequest (the
+ * request goes to the network: "Cross-Origin Request Blocked" or ENOTFOUND). Undefined
+ * when nothing is known to fail. The sandbox says so once, in its own words, since the
+ * symptoms point at the network, not at the test setup.
+ */
+export function mswDomWarning(
+  mswVersion: string | undefined,
+  dom: 'jsdom' | 'happy-dom' | undefined,
+): string | undefined {
+  const major = Number(/^(\d+)\./.exec(mswVersion ?? '')?.[1])
+  if (!(major >= 3) || dom === undefined) return undefined
+  if (dom === 'jsdom') {
+    return `petstore-sandbox: msw ${mswVersion} under jsdom does not intercept XMLHttpRequest (an upstream msw 3 issue): clients built on it (axios, XHR) fail with "Network Error", while fetch works. For those tests install msw@^2.15, or run them in the node environment (// @vitest-environment node).`
+  }
+  return `petstore-sandbox: msw ${mswVersion} under happy-dom intercepts neither fetch nor XMLHttpRequest (an upstream msw 3 issue): requests go to the network and fail ("Cross-Origin Request Blocked", ENOTFOUND). Install msw@^2.15 for happy-dom tests, or use the node environment (or jsdom, where fetch works).`
+}

@@ -1,12 +1,25 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
-import { assertNodeEnvironment } from './check-environment.js'
-import { assertSupportedMsw } from './check-msw.js'
+import {
+  assertNodeEnvironment,
+  detectDomEmulation,
+  mswDomWarning,
+} from './check-environment.js'
+import { assertSupportedMsw, readMswVersion } from './check-msw.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from './files.js'
 
 assertNodeEnvironment('petstore-sandbox/node')
 assertSupportedMsw('petstore-sandbox/node')
+// Once per module: a known upstream failure of msw 3 in a DOM emulation, said plainly.
+const domWarning =
+  typeof __PETSTORE_SANDBOX_BUNDLED_MSW__ === 'undefined'
+    ? mswDomWarning(readMswVersion(), detectDomEmulation())
+    : undefined
+if (domWarning) console.warn(domWarning)
+
+// Defined as true by the CommonJS build (tsup.config.ts), which bundles its own msw.
+declare const __PETSTORE_SANDBOX_BUNDLED_MSW__: boolean | undefined
 
 /**
  * msw's `setupServer` over a sandbox, plus the sandbox itself. `resetHandlers()` also
