@@ -101,38 +101,38 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       ? (data.pets ??
         generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories))
       : (fixtures.pets ?? generatePets(seed, count, fixtures.categories))
-  const seedFor = (scenario?: Scenario): Seed | Promise<Seed> => {
-    const data = scenario?.data
-    const name = data ? (scenario as Scenario).name : ''
-    if (data && !(registry.has(name) && registry.get(name) === scenario)) {
-      const defined = scenario as Scenario
-      let own = definedSeeds.get(defined)
-      if (!own) {
-        const building = createSeed(petsOf(data))
-        own = building
-        definedSeeds.set(defined, building)
-        building.then(
-          (built) => definedSeeds.set(defined, built),
-          () => {},
-        )
-      }
-      return own
-    }
-    let made = seeds.get(name)
+  /** The seed kept under `key`, made once; the built one replaces the promise unless dropped meanwhile (a reload). */
+  const seedIn = <Key>(
+    kept: {
+      get(key: Key): Seed | Promise<Seed> | undefined
+      set(key: Key, seed: Seed | Promise<Seed>): unknown
+    },
+    key: Key,
+    data: Scenario['data'],
+  ): Seed | Promise<Seed> => {
+    let made = kept.get(key)
     if (!made) {
       const building = createSeed(petsOf(data))
       made = building
-      seeds.set(name, building)
+      kept.set(key, building)
       building.then(
         (built) => {
-          // Unless the seed was dropped meanwhile (a reload): then it is not the current one.
-          if (seeds.get(name) === building) seeds.set(name, built)
+          if (kept.get(key) === building) kept.set(key, built)
         },
         // The worlds waiting for it get the error (through their `ready`).
         () => {},
       )
     }
     return made
+  }
+  const seedFor = (scenario?: Scenario): Seed | Promise<Seed> => {
+    const data = scenario?.data
+    if (!data) return seedIn(seeds, '', undefined)
+    const defined = scenario as Scenario
+    const loaded = registry.has(defined.name) && registry.get(defined.name) === defined
+    return loaded
+      ? seedIn(seeds, defined.name, data)
+      : seedIn(definedSeeds, defined, data)
   }
   // By name, so a startup scenario reloaded from its file (--watch) stays reloaded.
   const currentStartup = () =>
