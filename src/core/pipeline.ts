@@ -4,7 +4,7 @@ import {
   handleApiRequest,
   journalOverride,
 } from './api.js'
-import { Failure } from './api-errors.js'
+import { errorReply, Failure } from './api-errors.js'
 import type { KnownKey } from './auth.js'
 import { matchBase, type ApiBase } from './base-url.js'
 import { handleControlRequest } from './control.js'
@@ -60,6 +60,8 @@ interface Scope {
   control?: { base: ApiBase; rest: string }
   /** The target failed `checkTarget`: refused before any routing. */
   unsafe?: Failure
+  /** Which API the request is for: only `/v1` requests are journalled and graded. */
+  kind: 'api' | 'control'
 }
 
 /**
@@ -86,20 +88,60 @@ export function createPipeline(host: PipelineHost) {
       ? undefined
       : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
     const unsafe = checkTarget(target)
-    if (!unsafe) return api || control ? { api, control } : undefined
-    const sentPath = targetPath(target)
-    const claimed =
-      api ??
-      control ??
-      matchBase(bases, url.origin, sentPath, (base) => base.path) ??
-      matchBase(bases, url.origin, sentPath, () => CONTROL_PATH)
-    return claimed ? { api, control, unsafe } : undefined
+    if (!unsafe) {
+      if (api) return { api, kind: 'api' }
+      return control ? { control, kind: 'control' } : undefined
+    }
+    const kind = kindOf(url, target)
+    return kind ? { ...(api ? { api } : {}), unsafe, kind } : undefined
   }
 
-  /** A refused request's answer: journalled in the default world, with its id. */
+  /**
+   * Whose request a target is when any reading of its path (as the URL has it, as sent,
+   * as a URL parser would normalise it) is under one of the sandbox's bases: the API's
+   * first, so a path that could name both (`/__sandbox/../v1/pets`) is answered as a
+   * `/v1` one, with the caller's rate-limit headers.
+   */
+  const kindOf = (url: URL, target: string): Scope['kind'] | undefined => {
+    const sent = targetPath(target)
+    let normalised = sent
+    try {
+      normalised = new URL(sent, url.origin).pathname
+    } catch {
+      // Not a path a URL parser takes: the sent reading is the only one.
+    }
+    const paths = [url.pathname, sent, normalised]
+    if (paths.some((path) => matchBase(bases, url.origin, path, (base) => base.path)))
+      return 'api'
+    // As sent, it starts like an API path (`/v1\..\__sandbox/reset`): the client meant one.
+    if (bases.some((base) => sent.startsWith(base.path))) return 'api'
+    if (paths.some((path) => matchBase(bases, url.origin, path, () => CONTROL_PATH)))
+      return 'control'
+    return undefined
+  }
+
+  /**
+   * A request refused before routing: a `/v1` one gets the caller's rate-limit headers
+   * and a journal entry (so the client's mistake shows where its requests are); a
+   * control one only the Error body, as control requests are not journalled.
+   */
+  const refuseIn = (
+    kind: Scope['kind'] | undefined,
+    request: Request,
+    failure: Failure,
+    target: string | undefined,
+    id: number,
+  ): Reply =>
+    kind === 'control'
+      ? errorReply(failure)
+      : answerRefusedRequest(main, request, failure, target, id)
+
+  /** The answer to a request a server refused before the pipeline saw it, with its id. */
   const refuse = (request: Request, failure: Failure, target?: string): Reply => {
     const id = host.nextRequestId()
-    return withId(answerRefusedRequest(main, request, failure, target, id), id)
+    const url = new URL(request.url)
+    const kind = kindOf(url, target ?? `${url.pathname}${url.search}`)
+    return withId(refuseIn(kind, request, failure, target, id), id)
   }
 
   const answer = async (
@@ -113,7 +155,7 @@ export function createPipeline(host: PipelineHost) {
     const keys = host.keys()
     const selection = selectSession(request, (key) => keys.has(key))
     if (selection instanceof Failure) {
-      return answerRefusedRequest(main, request, selection, target, id)
+      return refuseIn(scope.kind, request, selection, target, id)
     }
     const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
     let created = false
@@ -167,7 +209,7 @@ export function createPipeline(host: PipelineHost) {
       if (!scope) return undefined
       const id = host.nextRequestId()
       if (scope.unsafe) {
-        return withId(answerRefusedRequest(main, request, scope.unsafe, target, id), id)
+        return withId(refuseIn(scope.kind, request, scope.unsafe, target, id), id)
       }
       return withId(await answer(request, url, scope, init, id), id)
     },

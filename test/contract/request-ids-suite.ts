@@ -62,6 +62,21 @@ export function defineRequestIdsSuite(
       expect(requests[0]).toMatchObject({ id: idOf(listed), path: '/v1/pets?limit=2' })
     })
 
+    test('a refused control request has an id, but no journal entry and no grade', async () => {
+      const before = await (await send('/__sandbox/report')).json()
+      const refused = await send('/__sandbox/%ZZ')
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ code: 'invalid_path' })
+      const id = idOf(refused)
+      expect(id).toBeGreaterThan(0)
+      expect((await send(`/__sandbox/requests/${id}`)).status).toBe(404)
+      const { requests } = await (await send('/__sandbox/requests')).json()
+      expect(requests.map((entry: { id: number }) => entry.id)).not.toContain(id)
+      const after = await (await send('/__sandbox/report')).json()
+      expect(after.requests).toBe(before.requests)
+      expect(after.findings).toEqual(before.findings)
+    })
+
     test('a control request has an id but no entry; a bad id is 400', async () => {
       const control = await send('/__sandbox/clock')
       const missing = await send(`/__sandbox/requests/${idOf(control)}`)
