@@ -64,7 +64,8 @@ function withoutCode(markdown) {
   for (const line of markdown.split('\n')) {
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)
     if (fence) {
-      if (marker && marker[1][0] === fence[0] && marker[1].length >= fence.length) fence = null
+      if (marker && marker[1][0] === fence[0] && marker[1].length >= fence.length)
+        fence = null
       lines.push('')
       continue
     }
@@ -111,7 +112,8 @@ export function checkLinks(documents, base = root) {
       const file = hash === -1 ? target : target.slice(0, hash)
       const anchor = hash === -1 ? '' : decodeURIComponent(target.slice(hash + 1))
       const where = `${document}:${line}`
-      const targetPath = file === '' ? path : resolve(dirname(path), decodeURIComponent(file))
+      const targetPath =
+        file === '' ? path : resolve(dirname(path), decodeURIComponent(file))
       if (!existsSync(targetPath)) {
         problems.push(
           `${where}: ${target} names ${relative(base, targetPath)}, which does not exist. Fix the path or create the file.`,
@@ -120,7 +122,9 @@ export function checkLinks(documents, base = root) {
       }
       if (!anchor) continue
       if (statSync(targetPath).isDirectory() || !targetPath.endsWith('.md')) {
-        problems.push(`${where}: ${target} has an anchor, but its target is not a Markdown file.`)
+        problems.push(
+          `${where}: ${target} has an anchor, but its target is not a Markdown file.`,
+        )
         continue
       }
       if (!slugsIn(targetPath).has(anchor))
@@ -141,5 +145,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`${problems.length} broken link(s) in ${documents.length} documents.`)
     process.exit(1)
   }
-  console.log(`Links: every relative link and anchor of ${documents.length} documents resolves.`)
+  console.log(
+    `Links: every relative link and anchor of ${documents.length} documents resolves.`,
+  )
 }
