@@ -1,5 +1,5 @@
 // Do the documents' relative links lead somewhere? Every link of README.md, CONTRIBUTING.md,
-// docs/**/*.md, bench/*.md and examples/*/README.md that is not a URL must name a file or
+// docs/**/*.md, bench/*.md, bench/results/README.md and examples/*/README.md that is not a URL must name a file or
 // folder of the repository, and its `#anchor` a heading of the target (GitHub's slug) or
 // an `<a id>` in it. `npm run lint` runs it, so a moved section cannot leave a dead link.
 // Usage: node scripts/check-links.js [file.md ...] (default: the documents above).
@@ -26,6 +26,7 @@ export function defaultDocuments(base = root) {
     ...['README.md', 'CONTRIBUTING.md'].filter((file) => existsSync(join(base, file))),
     ...markdownIn('docs', true),
     ...markdownIn('bench', false),
+    ...['bench/results/README.md'].filter((file) => existsSync(join(base, file))),
     ...examples,
   ]
 }
