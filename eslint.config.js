@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
-// Boundaries between the folders of src (README.md#design). Each folder's files sit
+// Boundaries between the folders of src (docs/design.md). Each folder's files sit
 // directly in it, so a relative import names its target folder as `../<folder>/`; the
 // one folder a level deeper, src/node/file-store/, leaves src/node with `../../` and has
 // its own rule. test/boundaries.test.ts holds the layout to that and plants a violation
@@ -20,7 +20,7 @@ const nodeBuiltins = {
 const runtimePackages = (names) =>
   names.map((name) => ({
     name,
-    message: `${name} belongs to another runtime's folder (README.md#design).`,
+    message: `${name} belongs to another runtime's folder (docs/design.md).`,
   }))
 
 // Our own package by name would come back through dist: import the source.
@@ -41,14 +41,14 @@ const nameFromSrc = (target) =>
   target.startsWith('../') ? target.slice(3) : `src/${target.replace(/\.js$/, '.ts')}`
 const onlyFrom = (folder, allowed) => ({
   regex: `^\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
-  message: `src/${folder} imports only from ${allowed.map(nameFromSrc).join(', ')} (README.md#design).`,
+  message: `src/${folder} imports only from ${allowed.map(nameFromSrc).join(', ')} (docs/design.md).`,
 })
 
 // A file in src/<folder>/<part>/ stays in its folder with `../`, and leaves it with
 // `../../`: refuse every target there but the allowed ones.
 const onlyFromNested = (folder, part, allowed) => ({
   regex: `^\\.\\./\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
-  message: `src/${folder}/${part} imports only from src/${folder} and ${allowed.map(nameFromSrc).join(', ')} (README.md#design).`,
+  message: `src/${folder}/${part} imports only from src/${folder} and ${allowed.map(nameFromSrc).join(', ')} (docs/design.md).`,
 })
 
 const restrictImports = ({ paths = [], patterns = [] }) => [

@@ -5,7 +5,7 @@ import { ESLint } from 'eslint'
 import ts from 'typescript'
 import { beforeAll, describe, expect, test } from 'vitest'
 
-// The boundaries of README.md#design are kept by eslint.config.js and tsconfig.core.json.
+// The boundaries of docs/design.md are kept by eslint.config.js and tsconfig.core.json.
 // Each is proved here by planting a violation and seeing the tool refuse it.
 
 const root = fileURLToPath(new URL('..', import.meta.url))

@@ -130,7 +130,7 @@ test('moduleResolution node10 finds every entry through typesVersions', async ()
   expect(await typeCheck('use.ts', 'node10', true)).toBe('')
   // Without it, the errors left are of packages that publish their types only through
   // "exports", which node10 does not read: @msw/data's (under either msw), and under msw
-  // 3 its subpaths (msw/browser, msw/node) and @mswjs/interceptors' (README.md#typescript).
+  // 3 its subpaths (msw/browser, msw/node) and @mswjs/interceptors' (docs/getting-started.md#typescript).
   const errors = (await typeCheck('use.ts', 'node10'))
     .split('\n')
     .filter((line) => /error TS/.test(line))

@@ -14,14 +14,14 @@ type MswWorker = ReturnType<typeof setupWorker>
 /**
  * The options of `worker.start()`, exactly as the installed msw defines them; the
  * sandbox adds none and changes none.
- * @see README.md#in-the-browser-petstore-sandboxbrowser
+ * @see docs/getting-started.md#in-the-browser-petstore-sandboxbrowser
  */
 export type SandboxWorkerStartOptions = NonNullable<Parameters<MswWorker['start']>[0]>
 
 /**
  * msw's `setupWorker` over a sandbox, plus the sandbox itself. `resetHandlers()` also
  * resets the sandbox (data, windows, clock, scenario, journal), as on the Node side.
- * @see README.md#in-the-browser-petstore-sandboxbrowser
+ * @see docs/getting-started.md#in-the-browser-petstore-sandboxbrowser
  */
 export type SandboxWorker = MswWorker & {
   readonly sandbox: Sandbox
@@ -32,7 +32,7 @@ export type SandboxWorker = MswWorker & {
    * of this sandbox, as `/inspector/` shows it on the standalone server.
    * @example
    * button.onclick = () => worker.openInspector()
-   * @see README.md#the-request-inspector-inspector
+   * @see docs/server.md#the-request-inspector-inspector
    */
   openInspector(options?: InspectorPanelOptions): InspectorPanel
 }
@@ -49,7 +49,7 @@ export type SandboxWorker = MswWorker & {
  *   onUnhandledRequest: 'bypass', // msw 3: onUnhandledFrame: 'bypass'
  * })
  * await fetch('/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
- * @see README.md#in-the-browser-petstore-sandboxbrowser
+ * @see docs/getting-started.md#in-the-browser-petstore-sandboxbrowser
  */
 export function setupSandboxWorker(options: SandboxOptions = {}): SandboxWorker {
   const sandbox = createSandbox(options)

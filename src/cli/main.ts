@@ -16,7 +16,7 @@ const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
  * @example
  * import { main } from 'petstore-sandbox/dist/cli/index.js'
  * await main(['--port', '4010', '--scenario', 'rate-limited'])
- * @see README.md#the-standalone-sandbox
+ * @see docs/server.md
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   try {

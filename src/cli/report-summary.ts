@@ -7,7 +7,7 @@ import type { LogFormat } from './flags.js'
  * What the CLI prints when it stops: one line per session whose report card has errors
  * or warnings (the default session first, then the live ones), so a developer who
  * worked against the server all afternoon sees what their client does wrong.
- * @see README.md#the-report-card
+ * @see docs/report-card.md
  */
 export function formatReportSummary(
   sandbox: Sandbox,

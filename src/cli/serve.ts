@@ -76,7 +76,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   if (flags.load !== undefined) await loadSession(flags.load, restored)
 
   // A token given (flag, else environment) is required on any bind; without one, a
-  // server bound beyond loopback generates one (README.md#security).
+  // server bound beyond loopback generates one (docs/security.md).
   const controlToken = flags.controlToken ?? nonEmpty(process.env[CONTROL_TOKEN_ENV])
   const app = buildSandboxApp(
     sandbox,

@@ -54,13 +54,23 @@ test("a scenario's forced failure keeps its own status and code", () => {
   })
 })
 
-test("the README's error table lists exactly the package's codes, each with its status", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-  const section = readme.slice(readme.indexOf('### Error codes'))
+test("docs/errors.md's error table lists exactly the package's codes, each with its status", () => {
+  const page = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+  const section = page.slice(page.indexOf('## Error codes'))
   const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| status')))
   const rows = [...table.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`/gm)].map(
     ([, status, code]) => [code as string, Number(status)] as const,
   )
   expect(Object.fromEntries(rows)).toEqual(API_ERROR_STATUS)
   expect(rows.map(([code]) => code).sort()).toEqual([...API_ERROR_CODES].sort())
+  // Each code says why it was sent and what to change: status, code, cause, fix.
+  const cells = [...table.matchAll(/^\|\s*\d{3}\s*\|.*$/gm)].map(([row]) =>
+    row
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  )
+  expect(
+    cells.filter((row) => row.length !== 4 || row.some((cell) => cell === '')),
+  ).toEqual([])
 })

@@ -3,10 +3,10 @@ import { jsonReply, type HeaderMap, type Reply } from './reply.js'
 import type { ApiError } from './schemas.js'
 
 /**
- * Every error code the package sends, with its HTTP status: the one list the README's
- * error table, the OpenAPI document and the scenario checks are held to (tests compare
+ * Every error code the package sends, with its HTTP status: the one list the error table
+ * of docs/errors.md, the OpenAPI document and the scenario checks are held to (tests compare
  * them). A scenario may force codes of its own; those are the user's, not in this list.
- * @see README.md#error-codes
+ * @see docs/errors.md#error-codes
  */
 export const API_ERROR_STATUS = {
   missing_api_key: 401,

@@ -22,7 +22,7 @@ export interface ClockState {
  * @example
  * sandbox.clock.advance(60) // the next minute window starts
  * sandbox.clock.set('2031-01-01T00:00:00Z') // getPet is past its sunset
- * @see README.md#the-clock
+ * @see docs/clock.md
  */
 export interface Clock {
   /** The sandbox time in epoch milliseconds. */

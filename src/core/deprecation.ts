@@ -5,7 +5,7 @@ export const GET_PET_SUNSET = Date.UTC(2030, 11, 5)
 
 /**
  * The seed marks getPet deprecated without saying since when; the sandbox reports the
- * start of 2026, a date in the past, meaning "deprecated now" (README.md#deprecation).
+ * start of 2026, a date in the past, meaning "deprecated now" (docs/api.md#deprecation).
  */
 export const GET_PET_DEPRECATED_SINCE = Date.UTC(2026, 0, 1)
 

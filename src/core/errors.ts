@@ -24,7 +24,7 @@ export type SandboxErrorCode =
  * try { createSandbox({ count: -1 }) } catch (error) {
  *   if (error instanceof SandboxError) console.error(error.code, error.message)
  * }
- * @see README.md#errors-of-the-sandbox-itself
+ * @see docs/errors.md#errors-of-the-sandbox-itself
  */
 export class SandboxError extends Error {
   readonly code: SandboxErrorCode

@@ -63,7 +63,7 @@ export type PetFixture = z.infer<typeof petFixtureSchema>
 /**
  * Fixed data instead of (or beside) the defaults: demo keys and plans, the categories
  * seeded pets are drawn from, and pets to serve instead of faker's.
- * @see README.md#fixtures
+ * @see docs/options.md#fixtures
  */
 export type Fixtures = z.infer<typeof fixturesSchema>
 
@@ -89,7 +89,7 @@ export function resolveFixtures(
       'INVALID_FIXTURES',
       `load fixtures from ${source}`,
       describeIssues(parsed.error.issues, 'fixtures', fixturesSchema),
-      'See README.md#fixtures for the format: { "apiKeys": {...}, "categories": [...], "pets": [...] }.',
+      'See docs/options.md#fixtures for the format: { "apiKeys": {...}, "categories": [...], "pets": [...] }.',
     )
   }
   const apiKeys = parsed.data.apiKeys ?? (defaultApiKeys as ApiKeysFixture)

@@ -6,7 +6,7 @@ import type { JournalEntry } from './journal.js'
  * paths (1,000 sessions x 100 entries x 15 KB). Over the budget, the oldest entries of
  * all journals go first, but a journal of `JOURNAL_FLOOR` entries or fewer loses none,
  * so a flooding neighbour cannot erase a quiet session's journal.
- * @see README.md#sessions
+ * @see docs/sessions.md
  */
 
 /** The entries every journal keeps whatever the budget: its last 10. */

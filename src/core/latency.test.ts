@@ -37,7 +37,7 @@ describe('latency is 0 to 60,000 ms, or { minMs, maxMs } with minMs <= maxMs', (
       expect(error).toBeInstanceOf(SandboxError)
       expect((error as SandboxError).code).toBe('INVALID_OPTION')
       expect((error as SandboxError).message).toMatch(
-        /^Failed to create the sandbox: option latency must be milliseconds from 0 to 60,000 \(e\.g\. 250\) or a range such as \{ "minMs": 100, "maxMs": 500 \} with minMs <= maxMs\. See README\.md#options: /,
+        /^Failed to create the sandbox: option latency must be milliseconds from 0 to 60,000 \(e\.g\. 250\) or a range such as \{ "minMs": 100, "maxMs": 500 \} with minMs <= maxMs\. See docs\/options\.md#options: /,
       )
     },
   )

@@ -1,7 +1,7 @@
 /**
  * The sandbox's own limits, each defined once: the options, the scenario files and the
- * CLI flags check against these, and the README states them.
- * @see README.md#options
+ * CLI flags check against these, and docs/options.md states them.
+ * @see docs/options.md#options
  */
 
 /** The most pets a sandbox (or a scenario's data) seeds. */
@@ -24,7 +24,7 @@ export const MAX_JOURNAL_BYTES_LIMIT = 4 * 1024 * 1024 * 1024
 
 /**
  * The largest `maxSessions` (sessions are memory: 10,000 live ones hold about 14 MB of
- * heap, and a server serving them peaks near 250 MB of RSS; README.md#performance).
+ * heap, and a server serving them peaks near 250 MB of RSS; docs/performance.md).
  */
 export const MAX_SESSIONS_LIMIT = 100_000
 

@@ -46,7 +46,7 @@ export interface HandleInit {
   target?: string
   /**
    * The request's `Origin`, when the server does not trust it (the standalone app's
-   * rule, README.md#security): a `/v1` request may then use the default session and
+   * rule, docs/security.md): a `/v1` request may then use the default session and
    * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
    * instead of making it. msw runtimes leave it out: what they intercept comes from the
    * process itself, or from pages of the worker's own origin.

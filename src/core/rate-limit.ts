@@ -14,7 +14,7 @@ export interface BanPolicy {
   durationSeconds: number
 }
 
-/** Defaults documented in README.md#rate-limits. */
+/** Defaults documented in docs/api.md#rate-limits. */
 export const DEFAULT_BAN: BanPolicy = { afterIgnoredRetries: 10, durationSeconds: 300 }
 
 export interface RateLimitPolicy {

@@ -10,7 +10,7 @@ import type { Finding, Report } from './report-card.js'
  *
  * @example
  * expect(problems(sandbox.report())).toEqual([])
- * @see README.md#the-report-card
+ * @see docs/report-card.md
  */
 export function problems(report: Report): Finding[] {
   return report.findings.filter((finding) => finding.severity !== 'info')
@@ -23,7 +23,7 @@ export function problems(report: Report): Finding[] {
  * @example
  * await client.run()
  * assertWellBehaved(sandbox.report()) // SandboxError CLIENT_MISBEHAVED, listing what to fix
- * @see README.md#the-report-card
+ * @see docs/report-card.md
  */
 export function assertWellBehaved(report: Report): void {
   const found = problems(report)

@@ -10,7 +10,7 @@ import { OPERATIONS, type Operation, type Scenario } from './scenarios.js'
 /** How serious a finding is: `error` and `warning` are the client's to fix. */
 export type Severity = 'error' | 'warning' | 'info'
 
-/** The codes of the report card (README.md#the-report-card), most serious first. */
+/** The codes of the report card (docs/report-card.md), most serious first. */
 export const FINDING_CODES = [
   'retry_before_retry_after',
   'api_key_banned',

@@ -5,7 +5,7 @@ import { truncate } from './text.js'
  * Who the standalone server trusts: which `Origin` may use the control API and which
  * `Host` a server bound to loopback answers. Pure functions over header values, so the
  * rules have one home whatever serves them; the Express app applies them.
- * @see README.md#security
+ * @see docs/security.md
  */
 
 /** Origins and hosts the user allows besides the machine's own. */

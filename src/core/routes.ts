@@ -27,7 +27,7 @@ import type { Operation, Scenario } from './scenarios.js'
  * The route table: every operation of the v1 API and of the control API, once. Routing,
  * `Allow`, the 404 hints, the journal's operation names, the landing page, the banner
  * and the OpenAPI `paths` all read it.
- * @see README.md#design
+ * @see docs/design.md
  */
 
 /** The methods of the route table; HEAD is answered wherever GET is (`createRouter`). */

@@ -43,7 +43,7 @@ export function checkOptions(options: SandboxOptions): void {
     'create the sandbox',
     // Only the first letter: the rule may name fields (minMs).
     `option ${String(issue?.path.join('.'))} ${issue?.message.replace(/^./, (first) => first.toLowerCase())}`,
-    `See README.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxJournalBytes 0 to ${MAX_JOURNAL_BYTES_LIMIT.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
+    `See docs/options.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxJournalBytes 0 to ${MAX_JOURNAL_BYTES_LIMIT.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
   )
 }
 
@@ -64,7 +64,7 @@ export function checkOverrides(
       'INVALID_OPTION',
       `read ${source}`,
       `it is ${typeof handlers}, not an array of msw handlers`,
-      'Pass an array such as [http.get(...)] (see README.md#your-own-msw-handlers).',
+      'Pass an array such as [http.get(...)] (see docs/handlers.md).',
     )
   }
   handlers.forEach((handler, index) => {
@@ -73,7 +73,7 @@ export function checkOverrides(
         'INVALID_OPTION',
         `read ${source}`,
         `${source}[${index}] is not an msw request handler`,
-        'Build each one with msw (http.get, http.post, graphql.query, ...); see README.md#your-own-msw-handlers.',
+        'Build each one with msw (http.get, http.post, graphql.query, ...); see docs/handlers.md.',
       )
     }
   })

@@ -16,7 +16,7 @@ import type { PersistedState, SandboxStore } from './store.js'
 /**
  * Options shared by every runtime (`createSandbox`, `setupSandboxServer`,
  * `setupSandboxWorker`, `createSandboxApp` and the CLI flags of the same names).
- * @see README.md#options
+ * @see docs/options.md#options
  */
 export interface SandboxOptions {
   /** Faker seed: the same seed and count give the same pets, byte for byte. Default 42. */
@@ -42,14 +42,14 @@ export interface SandboxOptions {
    * together (an entry counts 256 bytes plus the UTF-8 bytes of its strings): over it,
    * the oldest entries of all sessions go first, but each session keeps its last 10.
    * Default 32 MiB (33,554,432).
-   * @see README.md#sessions
+   * @see docs/sessions.md
    */
   maxJournalBytes?: number
   /**
    * Your own msw handlers, placed before the sandbox's in every runtime: their answers
    * are yours (not counted against limits, no headers added) and journalled as
    * overrides; one that returns nothing falls through to the sandbox.
-   * @see README.md#your-own-msw-handlers
+   * @see docs/handlers.md
    */
   handlers?: readonly RequestHandler[]
   /**
@@ -62,7 +62,7 @@ export interface SandboxOptions {
    * holds here, and `close()` releases it.
    * @example
    * createSandbox({ store: { write: (change) => log.push(change) } })
-   * @see README.md#persistence-stores
+   * @see docs/persistence.md#persistence-stores
    */
   store?: SandboxStore
   /** At most this many live sessions; the least recently used goes first. Default 1,000. */
@@ -106,7 +106,7 @@ export interface SandboxState {
  * A world: one session's pets (the seeded data plus its own changes), rate-limit windows
  * and bans, clock, scenario switch and journal. The sandbox itself is the default one;
  * `sandbox.session(id)` gives the others.
- * @see README.md#sessions
+ * @see docs/sessions.md
  */
 export interface World {
   /** `default`, or the id requests name with `X-Sandbox-Session` or a session key. */
@@ -133,7 +133,7 @@ export interface World {
    * `PUT /__sandbox/scenarios/{name}` does: validated like a scenario file, without
    * `keys`, under a name no loaded scenario has; cleared by a reset, gone with the
    * session. Select it with `useScenario(name)` or `X-Sandbox-Scenario`.
-   * @see README.md#scenarios-defined-at-run-time
+   * @see docs/scenarios.md#scenarios-defined-at-run-time
    */
   defineScenario(scenario: Scenario): { scenario: Scenario; created: boolean }
   /** Removes a scenario the session defined; if it was active, back to the startup one. */
@@ -145,7 +145,7 @@ export interface World {
    * `info`.
    * @example
    * expect(problems(sandbox.session('alice').report())).toEqual([])
-   * @see README.md#the-report-card
+   * @see docs/report-card.md
    */
   report(): Report
 }
@@ -161,13 +161,13 @@ export interface SessionInfo {
 /**
  * A sandbox: the msw handlers of the v1 API and the control API, over one @msw/data
  * model, with its clock, scenarios and request journal.
- * @see README.md#createsandbox
+ * @see docs/options.md#createsandbox
  */
 export interface Sandbox extends World {
   /**
    * A session's world, made if it is not live (as its first request would): for tests
    * and the browser. `default` is the sandbox itself.
-   * @see README.md#sessions
+   * @see docs/sessions.md
    */
   session(id: string): World
   /** The live sessions besides the default one, least recently used first. */
@@ -254,7 +254,7 @@ export interface Sandbox extends World {
    * @example
    * const sandbox = createSandbox({ store: createFileStore('state.jsonl') })
    * afterAll(() => sandbox.close())
-   * @see README.md#a-file-store-in-code
+   * @see docs/persistence.md#a-file-store-in-code
    */
   close(): Promise<void>
 }

@@ -61,7 +61,7 @@ export type { PersistedState } from './store.js'
  * import { createSandbox } from 'petstore-sandbox'
  * const sandbox = createSandbox({ seed: 42, count: 20 })
  * const server = setupServer(...sandbox.handlers)
- * @see README.md#createsandbox
+ * @see docs/options.md#createsandbox
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   checkOptions(options)
@@ -159,7 +159,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     latency: options.latency,
     clockOptions: options.clock,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
-    // One byte budget for the journals of every world (README.md#sessions).
+    // One byte budget for the journals of every world (docs/sessions.md).
     journalBudget: new JournalBudget(
       options.maxJournalBytes ?? DEFAULT_MAX_JOURNAL_BYTES,
     ),

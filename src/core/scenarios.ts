@@ -109,7 +109,7 @@ export const scenarioSchema = z.strictObject({
  * A scenario: what changes compared with the default behaviour (auth outcomes, plan
  * limits and window state, data, latency, per-operation forced errors and dropped
  * connections).
- * @see README.md#scenarios
+ * @see docs/scenarios.md
  */
 export type Scenario = z.infer<typeof scenarioSchema>
 export type { Latency }
@@ -127,7 +127,7 @@ export type Fault = z.infer<typeof faultSchema>
  *   errors: { getPet: { status: 503, code: 'service_unavailable' } },
  * })
  * createSandbox({ scenarios: [flaky], scenario: 'flaky-get' })
- * @see README.md#your-own-scenarios
+ * @see docs/scenarios.md#your-own-scenarios
  */
 export function defineScenario(
   scenario: Scenario,
@@ -151,7 +151,7 @@ export function parseScenario(data: unknown, given: string, maxPets?: number): S
       describeIssues(parsed.error.issues, 'scenario', scenarioSchema),
       parsed.error.issues.some((issue) => issue.path[0] === 'faults')
         ? FAULTS_FIX
-        : `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see README.md#your-own-scenarios).`,
+        : `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see docs/scenarios.md#your-own-scenarios).`,
     )
   }
   const { auth, data: pets } = parsed.data

@@ -214,7 +214,7 @@ export function checkSessionExport(
   const names = new Set<string>()
   for (const [index, scenario] of data.scenarios.entries()) {
     const at = field(`scenarios[${index}]`)
-    // Keys are global (README.md#scenarios): a scenario made at run time has none.
+    // Keys are global (docs/scenarios.md): a scenario made at run time has none.
     if (scenario.keys !== undefined) {
       return problem(
         `${at}.keys must be left out: a scenario defined at run time has no keys of its own`,

@@ -12,7 +12,7 @@ export const DEFAULT_SESSION = 'default'
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/
 
-/** Defaults documented in README.md#sessions. */
+/** Defaults documented in docs/sessions.md. */
 export const DEFAULT_MAX_SESSIONS = 1_000
 export const DEFAULT_SESSION_TTL_SECONDS = 3_600
 

@@ -63,7 +63,7 @@ export type StoreChange = StoreCreateChange | StoreReplaceChange
  * @example
  * const changes: StoreChange[] = []
  * const sandbox = createSandbox({ store: { write: (change) => void changes.push(change) } })
- * @see README.md#persistence-stores
+ * @see docs/persistence.md#persistence-stores
  */
 export interface SandboxStore {
   write(change: StoreChange): void | Promise<void>
@@ -90,7 +90,7 @@ export interface SandboxStore {
  * try { await sandbox.reset() } catch (error) {
  *   if (error instanceof StoreWriteError) console.error(error.message, error.cause)
  * }
- * @see README.md#persistence-stores
+ * @see docs/persistence.md#persistence-stores
  */
 export class StoreWriteError extends SandboxError {
   /** How the request path answers it (api-errors.ts `failureOf`). */

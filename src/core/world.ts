@@ -63,7 +63,7 @@ export const MAX_DEFINED_SCENARIOS = 20
  * what `sandbox.session(id)` returns (the default one behind the sandbox itself).
  *
  * Memory per world is what limits how many sessions a server keeps live
- * (README.md#performance), so this is a class of fixed shape: its methods live once on
+ * (docs/performance.md), so this is a class of fixed shape: its methods live once on
  * the prototype, and what a world may never use (its own collection, the pets of data
  * scenarios) is made on first use.
  */
@@ -82,7 +82,7 @@ export class SandboxWorld implements SessionEntry, World {
   #db: { pets: PetStore['collection'] } | undefined
   /** Its pets under each scenario that brings its own data, once a request used one. */
   #scenarioPets: Map<string, PetStore> | undefined
-  /** Made at the world's first request (README.md#the-report-card). */
+  /** Made at the world's first request (docs/report-card.md). */
   #card: ReportCard | undefined
   /** Sandbox time the report card counts from: the world's start or last reset. */
   #since: number

@@ -16,7 +16,7 @@ import {
 import { bodyTypeRefused, CONTROL_BODY } from '../core/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
 
-/** Who may use the standalone server; see README.md#security. */
+/** Who may use the standalone server; see docs/security.md. */
 export interface AccessOptions {
   /**
    * Origins whose pages may use the control API besides the server's own and loopback
@@ -48,7 +48,7 @@ export interface AccessControl {
   preflight(req: Request, res: Response, next: NextFunction): void
   /**
    * The request's `Origin` when it is not trusted, else undefined: such a page may use
-   * the API's existing sessions but not make one (README.md#security).
+   * the API's existing sessions but not make one (docs/security.md).
    */
   untrustedOrigin(req: IncomingMessage): string | undefined
 }

@@ -30,7 +30,7 @@ import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
 /**
  * Options of the app on top of the middleware's; `allowedOrigins`, `allowedHosts` and
- * `controlToken` say who may use it (README.md#security).
+ * `controlToken` say who may use it (docs/security.md).
  */
 export interface SandboxAppAdapterOptions extends ExpressAdapterOptions, AccessOptions {
   /** Called with every error the app answered with a 500 (for a log); clients never see it. */
@@ -61,7 +61,7 @@ const ROUTES =
  * import { createSandboxApp } from 'petstore-sandbox/express'
  * const app = createSandboxApp({ seed: 42, scenario: 'rate-limited' })
  * app.listen(4010, '127.0.0.1')
- * @see README.md#in-an-express-app-petstore-sandboxexpress
+ * @see docs/server.md#in-your-own-express-app-petstore-sandboxexpress
  */
 export function createSandboxApp(
   sandboxOrOptions: Sandbox | SandboxAppOptions = {},
@@ -92,7 +92,7 @@ export function buildSandboxApp(
   app.disable('x-powered-by')
   app.disable('etag')
 
-  // Who may use the server (README.md#security): CORS headers first, so refusals carry
+  // Who may use the server (docs/security.md): CORS headers first, so refusals carry
   // them too; the Host, origin and token checks once the target is known to be sound.
   const access = createAccessControl(adapter, (req, res, failure) => {
     const target = originForm(req.url, req.headers.host)

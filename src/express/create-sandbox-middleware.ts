@@ -51,7 +51,7 @@ export interface MiddlewareInternals {
   overridesEverywhere?: boolean
   /**
    * The standalone app's origin rule: the request's `Origin` when the app does not
-   * trust it, so that such a page cannot make sessions (README.md#security).
+   * trust it, so that such a page cannot make sessions (docs/security.md).
    */
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
 }
@@ -81,7 +81,7 @@ const ADAPTER_KEYS = ['bodyLimit']
  * const app = express()
  * app.use(createSandboxMiddleware({ seed: 42 }))
  * app.listen(4010)
- * @see README.md#in-an-express-app-petstore-sandboxexpress
+ * @see docs/server.md#in-your-own-express-app-petstore-sandboxexpress
  */
 export function createSandboxMiddleware(
   sandboxOrOptions: Sandbox | SandboxMiddlewareOptions = {},

@@ -25,7 +25,7 @@ export interface ListenOptions {
 
 /**
  * Transport limits of the standalone server, read when a server starts listening; see
- * README.md#limits-and-guarantees-of-the-server.
+ * docs/server.md#limits-and-guarantees-of-the-server.
  */
 export const TRANSPORT_LIMITS = {
   /** Request line and headers, in bytes (Node's default); larger is 431. */
@@ -64,7 +64,7 @@ type Limits = typeof TRANSPORT_LIMITS
  * @example
  * const app = createSandboxApp({ seed: 42 })
  * const server = await listenSandboxApp(app, { port: 4010 })
- * @see README.md#in-an-express-app-petstore-sandboxexpress
+ * @see docs/server.md#in-your-own-express-app-petstore-sandboxexpress
  */
 export function listenSandboxApp(
   app: Express,

@@ -31,7 +31,7 @@ export function jestJsdomProblem(entry: string): SandboxError {
     'WRONG_RUNTIME',
     `load "${entry}"`,
     'the test runs in Jest\'s jsdom environment, which resolves packages with the "browser" export condition and hides the fetch globals (Request, Response, TextEncoder) that msw\'s setupServer needs',
-    "Set testEnvironment: 'jest-fixed-jsdom' in the Jest config (npm install --save-dev jest-fixed-jsdom: msw's documented Jest setup), or testEnvironment: 'node' for tests without a DOM (see README.md#with-jest).",
+    "Set testEnvironment: 'jest-fixed-jsdom' in the Jest config (npm install --save-dev jest-fixed-jsdom: msw's documented Jest setup), or testEnvironment: 'node' for tests without a DOM (see docs/getting-started.md#with-jest).",
   )
 }
 
@@ -49,7 +49,7 @@ export function findEnvironmentProblem(entry: string): SandboxError | undefined 
     'WRONG_RUNTIME',
     `load "${entry}"`,
     `this runtime has no ${missing.join(', ')}, which msw's setupServer needs`,
-    "Run it on Node.js 20.19 or newer without a DOM emulation that hides them; under Jest, use testEnvironment: 'jest-fixed-jsdom' or 'node' (see README.md#with-jest).",
+    "Run it on Node.js 20.19 or newer without a DOM emulation that hides them; under Jest, use testEnvironment: 'jest-fixed-jsdom' or 'node' (see docs/getting-started.md#with-jest).",
   )
 }
 

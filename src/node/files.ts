@@ -29,9 +29,9 @@ function readJson(
 ): unknown {
   const fix =
     what === 'scenario'
-      ? 'Check the path; scenario files are JSON (see README.md#your-own-scenarios).'
+      ? 'Check the path; scenario files are JSON (see docs/scenarios.md#your-own-scenarios).'
       : what === 'fixtures'
-        ? 'Check the path; fixtures are a JSON file or a folder with api-keys.json, categories.json, pets.json (see README.md#fixtures).'
+        ? 'Check the path; fixtures are a JSON file or a folder with api-keys.json, categories.json, pets.json (see docs/options.md#fixtures).'
         : 'Check the path; --load takes what GET /__sandbox/export returned (see docs/sessions-carry.md).'
   let text: string
   try {

@@ -25,7 +25,7 @@ declare const __PETSTORE_SANDBOX_BUNDLED_MSW__: boolean | undefined
  * msw's `setupServer` over a sandbox, plus the sandbox itself. `resetHandlers()` also
  * resets the sandbox (data, windows, clock, scenario, journal), so `afterEach` needs
  * one call.
- * @see README.md#in-tests-petstore-sandboxnode
+ * @see docs/getting-started.md#in-tests-petstore-sandboxnode
  */
 export type SandboxServer = SetupServer & {
   readonly sandbox: Sandbox
@@ -42,7 +42,7 @@ export type SandboxServer = SetupServer & {
  * beforeAll(() => server.listen())
  * afterEach(() => server.resetHandlers())
  * afterAll(() => server.close())
- * @see README.md#in-tests-petstore-sandboxnode
+ * @see docs/getting-started.md#in-tests-petstore-sandboxnode
  */
 export function setupSandboxServer(options: NodeSandboxOptions = {}): SandboxServer {
   const sandbox = createSandbox(resolveNodeOptions(options))
@@ -58,6 +58,6 @@ export {
   type FileStoreOptions,
 } from './file-store/index.js'
 // msw's handler API, from the msw this entry runs on: under Jest's CommonJS the
-// installed msw cannot be required (README.md#with-jest), so overrides come from here.
+// installed msw cannot be required (docs/getting-started.md#with-jest), so overrides come from here.
 export { http, HttpResponse, delay, passthrough, bypass } from 'msw'
 export * from '../index.js'

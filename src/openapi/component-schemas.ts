@@ -354,7 +354,7 @@ export const JSON_SCHEMA_OPTIONS: Parameters<typeof z.toJSONSchema>[1] = {
     // The list of codes lives beside the document, not in the core's schema.
     if (zodSchema === apiErrorSchema.shape.code) {
       jsonSchema.description =
-        'Machine-readable error code: one of the examples (README.md#error-codes), or a code a scenario forces. Treat an unknown code by the HTTP status.'
+        'Machine-readable error code: one of the examples (docs/errors.md#error-codes), or a code a scenario forces. Treat an unknown code by the HTTP status.'
       jsonSchema.examples = [...API_ERROR_CODES]
     }
   },

@@ -254,7 +254,7 @@ describe('the fixes of issue 13', () => {
 })
 
 describe('error codes', () => {
-  // The README's error table is held to API_ERROR_CODES by src/core/api-errors.test.ts.
+  // The error table of docs/errors.md is held to API_ERROR_CODES by src/core/api-errors.test.ts.
   test("Error.code lists the core's codes", () => {
     expect(document.components.schemas.Error.properties.code.examples).toEqual([
       ...API_ERROR_CODES,

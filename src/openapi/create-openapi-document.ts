@@ -34,7 +34,7 @@ let schemas: Record<string, JsonSchema> | undefined
  * @example
  * const document = createOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' })
  * document.servers[0].url // 'http://127.0.0.1:4010/v1'
- * @see README.md#the-api
+ * @see docs/api.md#the-api
  */
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
   const origin = (options.serverUrl ?? DEFAULT_SERVER_URL).replace(/\/+$/, '')
@@ -46,7 +46,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
       version: '1.0.0',
       description: [
         "The v1 interface of the Pet Adoption Service as the sandbox serves it, plus the sandbox's own control API under /__sandbox.",
-        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a request target that is not a path (`*`, an absolute URL naming another host), a path with dot segments or an encoded slash, dot or backslash, or a malformed percent-escape in the path or the query is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (README.md).",
+        "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a request target that is not a path (`*`, an absolute URL naming another host), a path with dot segments or an encoded slash, dot or backslash, or a malformed percent-escape in the path or the query is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (docs/api.md and docs/errors.md in the package).",
         'HEAD is answered wherever GET is, as that GET without a body: the same status and headers (RFC 9110), counted against the rate limit like it. This document lists the GET operations only, so that generated clients have no HEAD methods; Allow lists HEAD.',
         'Parts that exist only in the sandbox (the X-Sandbox-* parameters, /__sandbox) carry the tag Sandbox and the extension `x-sandbox: true`: leave them out to generate a client of the real API.',
       ].join('\n\n'),

@@ -17,7 +17,7 @@ import { readStateFile } from './read-state.js'
 
 // One --persist file, one server (issue 21): a second server on the file refuses to
 // start instead of writing over the first one's pets; a dead server's lock does not keep
-// the next one out; a full disk does not stop a restart (README.md#persistence).
+// the next one out; a full disk does not stop a restart (docs/persistence.md#the-state-file).
 
 let folder: string
 let file: string

@@ -17,7 +17,7 @@ interface Finding {
 /**
  * CONTRACT "The report card", in every runtime: GET /__sandbox/report grades the client
  * of the session the request names, from every /v1 request since its start or reset.
- * The naive client and the fixed one are the README's example.
+ * The naive client and the fixed one are the example of docs/report-card.md (examples/vitest).
  */
 export function defineReportSuite(runtime: string, start: () => Promise<ContractTarget>) {
   describe(`report card (${runtime})`, () => {

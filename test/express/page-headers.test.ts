@@ -5,7 +5,7 @@ import { startApp } from './start-app.js'
 
 // Every page the standalone server serves refuses to be framed by another origin and runs
 // no inline script; /demo/'s connect-src names the API origin of its ?api=, and only an
-// http(s) one (README.md#security). The browser suite (test/browser/page-safety.test.ts)
+// http(s) one (docs/security.md). The browser suite (test/browser/page-safety.test.ts)
 // shows the same rules holding in Chromium.
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url))

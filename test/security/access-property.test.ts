@@ -6,7 +6,7 @@ import { createSandboxApp, listenSandboxApp } from 'petstore-sandbox/express'
 import { PROPERTY_SEED } from '../hostile/arbitraries.js'
 import { send } from './http.js'
 
-// The rules of README.md#security as properties over random Origin and Host values and
+// The rules of docs/security.md as properties over random Origin and Host values and
 // random spellings of the control paths: whatever a page or a rebinding name sends, the
 // control API never answers it with a 2xx, and nothing changes.
 

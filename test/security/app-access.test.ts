@@ -9,7 +9,7 @@ import {
 } from 'petstore-sandbox/express'
 import { codeOf, send, type Reply } from './http.js'
 
-// Who may use the standalone server (README.md#security), over real sockets on loopback:
+// Who may use the standalone server (docs/security.md), over real sockets on loopback:
 // the attacks of issue 14 from a web page (another origin) and through DNS rebinding
 // (another Host), and the control token of a server reachable from the network.
 

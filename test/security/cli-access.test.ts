@@ -10,7 +10,7 @@ import {
 } from '../cli/cli-process.js'
 import { codeOf, send } from './http.js'
 
-// The standalone server's flags for who may use it (README.md#security), as a process.
+// The standalone server's flags for who may use it (docs/security.md), as a process.
 
 afterEach(killAll)
 afterAll(removeCliBuild)

@@ -13,7 +13,7 @@ import type { PathOption } from './wording.js'
  * custom servers. Append-only (a create appends its pet's line, fsynced before the 201),
  * rewritten whole on reset, reload and restore; locked to one owner, in this process and
  * across processes.
- * @see README.md#a-file-store-in-code
+ * @see docs/persistence.md#a-file-store-in-code
  */
 export interface FileStore extends SandboxStore {
   /** The absolute path of the state file. */
@@ -71,7 +71,7 @@ export interface OpenFileStoreOptions {
  * const sandbox = createSandbox({ store: createFileStore('state.jsonl') })
  * // ... requests; every 201 is in the file ...
  * await sandbox.close() // releases the file's lock
- * @see README.md#a-file-store-in-code
+ * @see docs/persistence.md#a-file-store-in-code
  */
 export function createFileStore(path: string, options: FileStoreOptions = {}): FileStore {
   return openFileStore(path, options.log === undefined ? {} : { log: options.log })

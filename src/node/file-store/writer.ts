@@ -16,7 +16,7 @@ import type { PathOption } from './wording.js'
  * (reset, reload, the restore at start) rewrites the whole file: a temporary file with a
  * random name (O_EXCL, O_NOFOLLOW, mode 0600), fsynced, renamed over the state file, the
  * folder fsynced. A failed append is cut back off the file, so it holds exactly the
- * acknowledged pets; see README.md#persistence (Design) for every failure.
+ * acknowledged pets; see docs/persistence.md#the-state-file (Design) for every failure.
  *
  * The restore of the file as it was read does not rewrite a state@2 file: its creates
  * are appended to it as it is, so a full disk does not stop a restart.
