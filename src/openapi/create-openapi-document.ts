@@ -30,7 +30,7 @@ const LICENSE = { name: 'MIT', identifier: 'MIT' }
  * @example
  * const document = createOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' })
  * document.servers[0].url // 'http://127.0.0.1:4010/v1'
- * @see docs/typed-clients.md
+ * @see docs/openapi.md
  */
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
   const origin = trimOrigin(options.serverUrl ?? DEFAULT_SERVER_URL)
@@ -108,7 +108,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
  * @example
  * const document = createControlOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' })
  * document.servers[0].url // 'http://127.0.0.1:4010'
- * @see docs/typed-clients.md
+ * @see docs/openapi.md
  */
 export function createControlOpenApiDocument(options: OpenApiDocumentOptions = {}) {
   // '/' stays '/': a server URL relative to wherever the document was read from.
