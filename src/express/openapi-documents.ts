@@ -16,7 +16,8 @@ export const CONTROL_DOCUMENT_PATH = '/__sandbox/openapi.json'
 
 /** `GET /openapi.json`: the API's document, naming the server it was fetched from. */
 export function serveApiDocument(req: Request, res: Response) {
-  void sendDocument(req, res, 'api')
+  // The promise goes back to Express 5, which hands a failure to the app's error handler.
+  return sendDocument(req, res, 'api')
 }
 
 /**
@@ -36,7 +37,7 @@ export function serveControlDocument(req: Request, res: Response, next: NextFunc
     )
     return sendReply(errorReply(failure), res)
   }
-  void sendDocument(req, res, 'control')
+  return sendDocument(req, res, 'control')
 }
 
 async function sendDocument(req: Request, res: Response, which: 'api' | 'control') {
