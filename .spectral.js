@@ -1,4 +1,4 @@
-// Spectral ruleset of the OpenAPI document (dist/openapi.json): spectral:oas, with the
+// Spectral ruleset of the OpenAPI documents (dist/openapi.json, dist/control-openapi.json): spectral:oas, with the
 // rules generators and "try it" tools depend on as errors. `npm run lint:openapi` runs
 // it; the Spectral CLI and editor plugins find it here too.
 import { oas } from '@stoplight/spectral-rulesets'

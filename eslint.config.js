@@ -113,6 +113,7 @@ export default tseslint.config(
       'examples/*/.next/',
       'examples/*/next-env.d.ts',
       'examples/*/src/schema.d.ts',
+      'examples/*/src/control-schema.d.ts',
       'examples/*/storybook-static/',
     ],
   },

@@ -57,7 +57,8 @@ export default defineConfig([
       'node/wrong-runtime': 'src/node/wrong-runtime.ts',
       'express/wrong-runtime': 'src/express/wrong-runtime.ts',
       'express/index': 'src/express/index.ts',
-      // Not a public entry: scripts/write-openapi.js runs it to write dist/openapi.json.
+      // Not a public entry: scripts/write-openapi.js runs it to write dist/openapi.json
+      // and dist/control-openapi.json.
       'openapi/create-openapi-document': 'src/openapi/create-openapi-document.ts',
     },
     format: ['esm'],

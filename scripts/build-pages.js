@@ -1,5 +1,6 @@
 // Builds the standalone server's own pages into dist/: /docs/ (Swagger UI from
-// swagger-ui-dist over the server's /openapi.json) and /inspector/ (the live request
+// swagger-ui-dist over the server's /openapi.json, or /__sandbox/openapi.json for the
+// control API, picked on the page) and /inspector/ (the live request
 // journal). Everything they load is in their folder: no CDN, works offline.
 import {
   copyFileSync,
@@ -56,13 +57,15 @@ main#inspector { max-width: 72rem; margin: 1.25rem auto; padding: 0 1.25rem; }
  * await buildPages({ outdir: 'dist' })
  */
 export async function buildPages({ outdir = join(root, 'dist') } = {}) {
-  const openapiFile = join(outdir, 'openapi.json')
-  if (!existsSync(openapiFile)) {
-    throw new Error(
-      `${openapiFile} is missing: /docs/ lists the operations of that document. Run "node scripts/write-openapi.js" first (npm run build does).`,
-    )
-  }
-  const openapi = JSON.parse(readFileSync(openapiFile, 'utf8'))
+  const [openapi, control] = ['openapi.json', 'control-openapi.json'].map((name) => {
+    const file = join(outdir, name)
+    if (!existsSync(file)) {
+      throw new Error(
+        `${file} is missing: /docs/ lists the operations of that document. Run "node scripts/write-openapi.js" first (npm run build does).`,
+      )
+    }
+    return JSON.parse(readFileSync(file, 'utf8'))
+  })
   const docsDir = join(outdir, 'docs')
   const inspectorDir = join(outdir, 'inspector')
   for (const dir of [docsDir, inspectorDir]) {
@@ -110,14 +113,19 @@ export async function buildPages({ outdir = join(root, 'dist') } = {}) {
 <main>
 <section class="sandbox-bar" aria-labelledby="sandbox-bar-title">
 <h1 id="sandbox-bar-title">API reference</h1>
-<p>Every operation of the Pet Adoption Service v1 API and of the sandbox's control API, from this server's <a href="/openapi.json">OpenAPI document</a>. <strong>Try it out</strong> calls this sandbox. Parts marked <span class="sandbox-mark">sandbox only</span> do not exist in the real API.</p>
+<p>Every operation of the Pet Adoption Service v1 API and of the sandbox's control API, from this server's two OpenAPI documents: <a href="/openapi.json">the API's</a> and <a href="/__sandbox/openapi.json">the control API's</a>. <strong>Try it out</strong> calls this sandbox. Parts marked <span class="sandbox-mark">sandbox only</span> do not exist in the real API.</p>
 <div class="sandbox-key">
+<label for="openapi-document">Document</label>
+<select id="openapi-document">
+<option value="api" selected>Pet Adoption Service API (/openapi.json)</option>
+<option value="control">Sandbox control API (/__sandbox/openapi.json)</option>
+</select>
 <label for="demo-key">Demo key for Try it out</label>
 <select id="demo-key"><option value="sandbox-free-key" selected>sandbox-free-key (free)</option></select>
 <span>sent as <code>Authorization: Bearer &lt;key&gt;</code>; demo keys are not secrets. Each operation also takes <code>X-Sandbox-Scenario</code> and <code>X-Sandbox-Session</code>.</span>
 </div>
 </section>
-${renderDocsPreview(openapi)}
+${renderDocsPreview(openapi, control)}
 <div id="swagger-ui" hidden></div>
 </main>`,
     }),

@@ -1,7 +1,9 @@
-// Lints the OpenAPI document with Spectral (.spectral.js) and Redocly (redocly.yaml).
-// Without an argument it lints what the sources give (src/openapi, bundled in memory, so
-// no build is needed first); `node scripts/lint-openapi.js dist/openapi.json` lints a file.
-// Exits 1 on any error or warning, printing each as "file:line:col severity rule message".
+// Lints the two OpenAPI documents (the API's and the control API's) with Spectral
+// (.spectral.js) and Redocly (redocly.yaml). Without an argument it lints what the
+// sources give (src/openapi, bundled in memory, so no build is needed first);
+// `node scripts/lint-openapi.js dist/openapi.json dist/control-openapi.json` lints files
+// (`--dist` both shipped ones). Exits 1 on any error or warning, printing each as
+// "file:line:col severity rule message".
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { build } from 'esbuild'
@@ -11,36 +13,51 @@ import { lintFromString, loadConfig } from '@redocly/openapi-core'
 import ruleset from '../.spectral.js'
 
 const started = performance.now()
-const file = process.argv[2]
-// From the sources, the document is linted as the file it becomes.
-const source = resolve(file ?? 'dist/openapi.json')
-const text = file ? readFileSync(file, 'utf8') : await documentFromSources()
+const SHIPPED = { openapi: 'dist/openapi.json', control: 'dist/control-openapi.json' }
+const args = process.argv.slice(2)
+const files = args[0] === '--dist' ? Object.values(SHIPPED) : args
+// From the sources, each document is linted as the file it becomes.
+const documents = files.length
+  ? files.map((file) => ({
+      name: file,
+      source: resolve(file),
+      text: readFileSync(file, 'utf8'),
+    }))
+  : Object.entries(await documentsFromSources()).map(([key, text]) => ({
+      name: `${SHIPPED[key].slice('dist/'.length)} (src/openapi)`,
+      source: resolve(SHIPPED[key]),
+      text,
+    }))
 
-const problems = [...(await spectral(text)), ...(await redocly(text))]
-const failures = problems.filter(
-  ({ severity }) => severity === 'error' || severity === 'warning',
-)
-for (const problem of problems) {
-  console.log(
-    `${file ?? 'openapi.json (src/openapi)'}${problem.where} ${problem.severity} ${problem.tool}/${problem.rule}: ${problem.message}`,
-  )
+let failures = 0
+for (const { name, source, text } of documents) {
+  const problems = [...(await spectral(text, source)), ...(await redocly(text, source))]
+  failures += problems.filter(
+    ({ severity }) => severity === 'error' || severity === 'warning',
+  ).length
+  for (const problem of problems) {
+    console.log(
+      `${name}${problem.where} ${problem.severity} ${problem.tool}/${problem.rule}: ${problem.message}`,
+    )
+  }
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
-if (failures.length > 0) {
+const names = documents.map(({ name }) => name).join(', ')
+if (failures > 0) {
   console.error(
-    `lint:openapi: ${failures.length} error(s) or warning(s) in the OpenAPI document (${seconds} s). Fix the document's sources in src/openapi or src/core/schemas.ts.`,
+    `lint:openapi: ${failures} error(s) or warning(s) in ${names} (${seconds} s). Fix the documents' sources in src/openapi or src/core/schemas.ts.`,
   )
   process.exit(1)
 }
 console.log(
-  `lint:openapi: Spectral and Redocly found no errors or warnings (${seconds} s).`,
+  `lint:openapi: Spectral and Redocly found no errors or warnings in ${names} (${seconds} s).`,
 )
 
-async function documentFromSources() {
+async function documentsFromSources() {
   const result = await build({
     stdin: {
       contents:
-        "import { createOpenApiDocument } from './src/openapi/create-openapi-document.ts'\nexport default JSON.stringify(createOpenApiDocument(), null, 2)",
+        "import { createControlOpenApiDocument, createOpenApiDocument } from './src/openapi/create-openapi-document.ts'\nexport default { openapi: JSON.stringify(createOpenApiDocument(), null, 2), control: JSON.stringify(createControlOpenApiDocument(), null, 2) }",
       resolveDir: process.cwd(),
       loader: 'ts',
     },
@@ -57,7 +74,7 @@ async function documentFromSources() {
   return module.default
 }
 
-async function spectral(text) {
+async function spectral(text, source) {
   const linter = new Spectral()
   linter.setRuleset(
     new Ruleset(ruleset, { severity: 'recommended', source: resolve('.spectral.js') }),
@@ -73,7 +90,7 @@ async function spectral(text) {
   }))
 }
 
-async function redocly(text) {
+async function redocly(text, source) {
   const config = await loadConfig({ configPath: resolve('redocly.yaml') })
   const problems = await lintFromString({
     source: text,

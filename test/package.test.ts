@@ -53,8 +53,34 @@ test('the installed bin serves the seeded pets on a free port, the same as the s
   await source.ready
   expect(pets).toEqual(source.db.pets.all().slice(0, 20))
   expect((await fetch(ready.url.replace(/\/v1$/, '/openapi.json'))).status).toBe(200)
+  const origin = new URL(ready.url).origin
+  const control = await fetch(`${origin}/__sandbox/openapi.json`)
+  expect(control.status).toBe(200)
+  expect((await control.json()).servers[0].url).toBe(origin)
   child.kill('SIGTERM')
   expect((await cli.exited).code).toBe(0)
+})
+
+test('both OpenAPI documents are exports: the API (/v1) and the control API (server /)', async () => {
+  const script = `
+    const api = (await import('petstore-sandbox/openapi.json', { with: { type: 'json' } })).default
+    const control = (await import('petstore-sandbox/control-openapi.json', { with: { type: 'json' } })).default
+    const { createRequire } = await import('node:module')
+    const required = createRequire(process.cwd() + '/')('petstore-sandbox/control-openapi.json')
+    console.log(JSON.stringify({
+      api: [api.servers[0].url, Object.keys(api.paths).some((path) => path.startsWith('/__sandbox'))],
+      control: [control.servers.map((server) => server.url), Object.keys(control.paths).every((path) => path.startsWith('/__sandbox'))],
+      same: JSON.stringify(required) === JSON.stringify(control),
+    }))
+  `
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: app,
+  })
+  expect(JSON.parse(stdout)).toEqual({
+    api: ['http://127.0.0.1:4010/v1', false],
+    control: [['/'], true],
+    same: true,
+  })
 })
 
 test('every Node entry point imports; the browser entry refuses Node with its message', async () => {

@@ -40,13 +40,28 @@ function operationsByTag(openapi) {
 }
 
 /**
- * The preview's HTML for `openapi` (the document the server serves at /openapi.json).
+ * The preview's HTML for `openapi` (the document the server serves at /openapi.json),
+ * followed by the operations of `control` (the control API's, /__sandbox/openapi.json)
+ * when given: the page's picker shows one at a time once Swagger UI runs, and without it
+ * the page still lists every operation of both.
  * @example
- * renderDocsPreview(JSON.parse(readFileSync('dist/openapi.json', 'utf8')))
+ * renderDocsPreview(readJson('dist/openapi.json'), readJson('dist/control-openapi.json'))
  */
-export function renderDocsPreview(openapi) {
+export function renderDocsPreview(openapi, control) {
+  const sections = tagSections(openapi)
+  if (control) {
+    sections.push(
+      `<h2 class="docs-preview-document">${escapeHtml(control.info?.title ?? 'Control API')} <a href="/__sandbox/openapi.json">/__sandbox/openapi.json</a></h2>`,
+      ...tagSections(control),
+    )
+  }
+  return documentPreview(openapi, sections)
+}
+
+/** One section a tag, as Swagger UI's collapsed list. */
+function tagSections(openapi) {
   const tags = new Map((openapi.tags ?? []).map((tag) => [tag.name, tag]))
-  const sections = [...operationsByTag(openapi)]
+  return [...operationsByTag(openapi)]
     .filter(([, operations]) => operations.length > 0)
     .map(([name, operations]) => {
       const items = operations.map((operation) => {
@@ -71,6 +86,9 @@ ${items.join('\n')}
 </ul>
 </section>`
     })
+}
+
+function documentPreview(openapi, sections) {
   const info = openapi.info ?? {}
   return `<div id="docs-preview" class="swagger-ui docs-preview">
 <p class="docs-preview-status" role="status">Loading <strong>Try it out</strong>: the list below is this server's OpenAPI document, and becomes interactive in a moment.</p>

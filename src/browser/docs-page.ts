@@ -1,10 +1,16 @@
 // The page at /docs/ of the standalone server: Swagger UI (swagger-ui-dist, copied into
-// the package at build time, so nothing comes from a CDN) over the server's own
-// /openapi.json, whose first server is this server, so "Try it out" calls the sandbox.
+// the package at build time, so nothing comes from a CDN) over one of the server's two
+// OpenAPI documents, picked on the page: the API's (/openapi.json) or the control API's
+// (/__sandbox/openapi.json). Each names this server, so "Try it out" calls the sandbox.
 
 interface SwaggerUi {
   preauthorizeApiKey(name: string, value: string): void
+  specActions: { updateUrl(url: string): void; download(url?: string): unknown }
 }
+
+/** The documents the picker offers, by the value of its options (and of ?document=). */
+const DOCUMENTS = { api: '/openapi.json', control: '/__sandbox/openapi.json' } as const
+type DocumentName = keyof typeof DOCUMENTS
 
 interface SwaggerRequest {
   url: string
@@ -24,7 +30,10 @@ const FALLBACK_KEYS = [
 
 type DemoKey = { key: string; plan: string; expired?: boolean; scenario?: string }
 
-const token = new URLSearchParams(location.search).get('token') ?? undefined
+const query = new URLSearchParams(location.search)
+const token = query.get('token') ?? undefined
+// Only one of the two names: the page never loads a document a link names (?url=).
+let shown: DocumentName = query.get('document') === 'control' ? 'control' : 'api'
 const tokenQuery = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-token]')) {
   link.href += tokenQuery
@@ -102,7 +111,14 @@ new MutationObserver(() => {
   showSwaggerUi()
 }).observe(swaggerRoot, { childList: true, subtree: true })
 
-/** Swagger UI over /openapi.json; undefined, and the page says why, when its script did not load. */
+/** Hands Swagger UI the demo key and, on a locked server, the control token. */
+function authorize(started: SwaggerUi) {
+  // A document without the scheme (the control API has no bearerAuth) ignores it.
+  started.preauthorizeApiKey('bearerAuth', chosen)
+  if (token !== undefined) started.preauthorizeApiKey('controlToken', token)
+}
+
+/** Swagger UI over the shown document; undefined, and the page says why, when its script did not load. */
 function startSwaggerUi(): SwaggerUi | undefined {
   if (typeof SwaggerUIBundle !== 'function') {
     const status = preview?.querySelector('.docs-preview-status')
@@ -113,7 +129,7 @@ function startSwaggerUi(): SwaggerUi | undefined {
     return undefined
   }
   const started: SwaggerUi = SwaggerUIBundle({
-    url: '/openapi.json',
+    url: DOCUMENTS[shown],
     dom_id: '#swagger-ui',
     // Never a document or a config named by the page's query (?url=, ?configUrl=): a
     // link could point "Try it out" elsewhere. Swagger UI's default, kept on purpose.
@@ -140,8 +156,9 @@ function startSwaggerUi(): SwaggerUi | undefined {
       return request
     },
     onComplete() {
-      started.preauthorizeApiKey('bearerAuth', chosen)
+      authorize(started)
       showSwaggerUi()
+      document.body.dataset.document = shown
       document.body.dataset.ready = 'true'
     },
   })
@@ -149,6 +166,24 @@ function startSwaggerUi(): SwaggerUi | undefined {
 }
 
 const ui = startSwaggerUi()
+
+const picker = document.getElementById('openapi-document') as HTMLSelectElement
+picker.value = shown
+picker.addEventListener('change', () => {
+  shown = picker.value === 'control' ? 'control' : 'api'
+  // The choice is in the address, so a reload or a shared link shows the same document.
+  const next = new URLSearchParams(location.search)
+  if (shown === 'api') next.delete('document')
+  else next.set('document', shown)
+  const search = next.toString()
+  history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`)
+  if (!ui) return
+  ui.specActions.updateUrl(DOCUMENTS[shown])
+  void Promise.resolve(ui.specActions.download(DOCUMENTS[shown])).then(() => {
+    authorize(ui)
+    document.body.dataset.document = shown
+  })
+})
 
 select.addEventListener('change', () => {
   chosen = select.value

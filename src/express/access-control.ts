@@ -15,6 +15,7 @@ import {
 } from '../core/request-trust.js'
 import { bodyTypeRefused, CONTROL_BODY } from '../core/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
+import { CONTROL_DOCUMENT_PATH } from './openapi-documents.js'
 
 /** Who may use the standalone server; see docs/security.md. */
 export interface AccessOptions {
@@ -214,9 +215,12 @@ function digest(text: string) {
   return createHash('sha256').update(text).digest()
 }
 
+/** Whether the control API's rules (origin, token, JSON bodies) apply to this target. */
 function isControl(url: string) {
   const query = url.indexOf('?')
-  return CONTROL.test(query === -1 ? url : url.slice(0, query))
+  const path = query === -1 ? url : url.slice(0, query)
+  // Its OpenAPI document is public, like /openapi.json (see CONTROL_DOCUMENT_PATH).
+  return path !== CONTROL_DOCUMENT_PATH && CONTROL.test(path)
 }
 
 function isPreflight(req: IncomingMessage) {

@@ -22,6 +22,7 @@ import {
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
 import { renderLandingPage } from './landing-page.js'
+import { serveApiDocument, serveControlDocument } from './openapi-documents.js'
 import { packageAssets } from './package-assets.js'
 import { demoApiOrigin, pageHeaders, setPageHeaders } from './page-headers.js'
 import { refusePageMethods } from './page-methods.js'
@@ -50,12 +51,13 @@ export type SandboxApp = Express & {
 }
 
 const ROUTES =
-  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI document at /openapi.json, the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
+  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI documents at /openapi.json (the API) and /__sandbox/openapi.json (the control API), the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
 
 /**
  * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
  * for browser clients, a 64 KiB body limit (413), a landing page at `/`, the OpenAPI
- * document at `/openapi.json`, the browser demo at `/demo/`, and JSON errors only.
+ * documents at `/openapi.json` (the API) and `/__sandbox/openapi.json` (the control
+ * API), the browser demo at `/demo/`, and JSON errors only.
  *
  * @example
  * import { createSandboxApp } from 'petstore-sandbox/express'
@@ -116,6 +118,8 @@ export function buildSandboxApp(
   })
   app.use(access.guard)
   app.use(access.preflight)
+  // Before the sandbox's middleware, which answers everything under /__sandbox.
+  app.use(serveControlDocument)
   app.use(
     buildSandboxMiddleware(
       sandbox,
@@ -151,20 +155,7 @@ export function buildSandboxApp(
     res.end(html)
   })
 
-  app.get('/openapi.json', async (req, res) => {
-    // Loaded on first use: zod's JSON Schema output is no part of the server's startup.
-    const { createOpenApiDocument } =
-      await import('../openapi/create-openapi-document.js')
-    // The document names the server it was fetched from, so "try it" tools call it
-    // (the Host was checked before routing).
-    const serverUrl = requestUrl(req, req.headers.host ?? 'localhost', '/').origin
-    const document = JSON.stringify(createOpenApiDocument({ serverUrl }), null, 2)
-    res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(document),
-    })
-    res.end(document)
-  })
+  app.get('/openapi.json', serveApiDocument)
 
   // The pages, built into dist at build time (nothing comes from another host): the
   // browser demo, the API reference (Swagger UI over /openapi.json) and the request

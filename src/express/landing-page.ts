@@ -62,7 +62,7 @@ nav a { margin-right: 1rem; }
 <nav>
 ${info.docs ? `<a href="/docs/${token}">API reference (try it)</a>` : ''}
 ${info.inspector ? `<a href="/inspector/${token}">Request inspector (live)</a>` : ''}
-${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>' : ''}
+${info.openApi ? '<a href="/openapi.json">OpenAPI document</a>\n<a href="/__sandbox/openapi.json">Control API\'s OpenAPI document</a>' : ''}
 ${info.demo ? '<a href="/demo/">Browser demo</a>' : ''}
 <a href="/__sandbox${token}">State (JSON)</a>
 <a href="/__sandbox/requests${token}">Recent requests</a>

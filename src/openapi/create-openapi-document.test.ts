@@ -21,31 +21,46 @@ import {
   reportSchema,
   sandboxStateSchema,
 } from './component-schemas.js'
-import { createOpenApiDocument, DEFAULT_SERVER_URL } from './create-openapi-document.js'
+import {
+  createControlOpenApiDocument,
+  createOpenApiDocument,
+  DEFAULT_SERVER_URL,
+} from './create-openapi-document.js'
 import { OPERATION_DOCS } from './operations.js'
 
 type Json = Record<string, any>
-const ROUTES = [
-  ...API_ROUTES.map((route) => ({ ...route, path: route.path })),
-  ...CONTROL_ROUTES.map((route) => ({ ...route, path: `${CONTROL_PATH}${route.path}` })),
-]
+// The route table drives both documents: the API's routes the API's, the control API's
+// (under /__sandbox) the control API's.
+const API = API_ROUTES.map((route) => ({ ...route, path: route.path }))
+const CONTROL = CONTROL_ROUTES.map((route) => ({
+  ...route,
+  path: `${CONTROL_PATH}${route.path}`,
+}))
+const ROUTES = [...API, ...CONTROL]
 const document = createOpenApiDocument() as Json
+const control = createControlOpenApiDocument() as Json
+const DOCUMENTS = { api: document, control } as const
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options']
-const operations = () =>
-  Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({
-      path,
-      method,
-      operation: item[method] as Json,
-    })),
+/** The operations of one document, or of both (each operation is in exactly one). */
+const operations = (of: Json | 'both' = 'both') =>
+  (of === 'both' ? [document, control] : [of]).flatMap((doc) =>
+    Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({
+        doc,
+        path,
+        method,
+        operation: item[method] as Json,
+      })),
+    ),
   )
-const resolve = (node: Json): Json =>
+const resolve = (node: Json, doc: Json = document): Json =>
   typeof node.$ref === 'string'
     ? resolve(
         node.$ref
           .slice(2)
           .split('/')
-          .reduce((at: Json, part: string) => at[part], document),
+          .reduce((at: Json, part: string) => at[part], doc),
+        doc,
       )
     : node
 /** Every node of the document with its JSON pointer. */
@@ -56,9 +71,11 @@ function* walk(node: unknown, at = '#'): Generator<[Json, string]> {
   }
 }
 
-test('the shipped dist/openapi.json is what the sources give (run npm run build first)', () => {
-  const shipped = JSON.parse(readFileSync('dist/openapi.json', 'utf8'))
-  expect(shipped).toEqual(createOpenApiDocument())
+test('the shipped dist/openapi.json and dist/control-openapi.json are what the sources give (run npm run build first)', () => {
+  expect(JSON.parse(readFileSync('dist/openapi.json', 'utf8'))).toEqual(document)
+  const shipped = JSON.parse(readFileSync('dist/control-openapi.json', 'utf8'))
+  expect(shipped).toEqual(control)
+  expect(shipped.servers).toEqual([expect.objectContaining({ url: '/' })])
 })
 
 describe('component schemas', () => {
@@ -74,7 +91,44 @@ describe('component schemas', () => {
         schema,
       ]),
     )
-    expect(document.components.schemas).toEqual(fromZod)
+    // Each document keeps the ones it uses, as zod wrote them; none is used by neither.
+    for (const doc of [document, control])
+      for (const [id, schema] of Object.entries(doc.components.schemas))
+        expect(schema, id).toEqual(fromZod[id])
+    expect(
+      new Set([
+        ...Object.keys(document.components.schemas),
+        ...Object.keys(control.components.schemas),
+      ]),
+    ).toEqual(new Set(Object.keys(fromZod)))
+    expect(Object.keys(document.components.schemas).sort()).toEqual(
+      ['Error', 'NewPet', 'Pet', 'PetStatus', 'Pets'].sort(),
+    )
+  })
+
+  test('each document lists the components it uses and no others (Spectral, Redocly)', () => {
+    for (const [name, doc] of Object.entries(DOCUMENTS)) {
+      const referenced = new Set<string>()
+      const visit = (node: Json) => {
+        for (const [child] of walk(node)) {
+          if (typeof child.$ref !== 'string' || referenced.has(child.$ref)) continue
+          referenced.add(child.$ref)
+          visit(resolve(child, doc))
+        }
+      }
+      visit(doc.paths)
+      const listed = Object.entries(doc.components as Json)
+        .filter(([kind]) => kind !== 'securitySchemes')
+        .flatMap(([kind, entries]) =>
+          Object.keys(entries as Json).map((id) => `#/components/${kind}/${id}`),
+        )
+      expect(listed.sort(), name).toEqual([...referenced].sort())
+    }
+    expect(Object.keys(control.components.responses)).toEqual([
+      'ControlNotFound',
+      'ControlMethodNotAllowed',
+    ])
+    expect(Object.keys(control.components.parameters)).toEqual(['X-Sandbox-Session'])
   })
 
   test('say what the seed says: int64 ids, the status enumeration, required fields', () => {
@@ -100,21 +154,33 @@ describe('component schemas', () => {
 })
 
 describe('paths', () => {
-  test('come from the route table, each route documented and each documentation a route', () => {
-    expect(operations().map(({ operation }) => operation.operationId)).toEqual(
-      ROUTES.map((route) => route.operationId),
-    )
+  test('come from the route table, each route documented in exactly one document and each documentation a route', () => {
+    const ids = (of: Json) => operations(of).map(({ operation }) => operation.operationId)
+    expect(ids(document)).toEqual(API.map((route) => route.operationId))
+    expect(ids(control)).toEqual(CONTROL.map((route) => route.operationId))
     expect(Object.keys(OPERATION_DOCS).sort()).toEqual(
       ROUTES.map((route) => route.operationId).sort(),
     )
-    for (const route of ROUTES) {
-      const operation = document.paths[route.path][route.method.toLowerCase()]
-      expect(operation).toMatchObject({
-        operationId: route.operationId,
-        summary: route.summary,
-      })
-      expect(operation.deprecated ?? false).toBe(route.deprecated ?? false)
+    for (const [routes, doc, other] of [
+      [API, document, control],
+      [CONTROL, control, document],
+    ] as const) {
+      for (const route of routes) {
+        const operation = doc.paths[route.path][route.method.toLowerCase()]
+        expect(operation).toMatchObject({
+          operationId: route.operationId,
+          summary: route.summary,
+        })
+        expect(operation.deprecated ?? false).toBe(route.deprecated ?? false)
+        expect(other.paths[route.path]?.[route.method.toLowerCase()]).toBeUndefined()
+      }
     }
+    expect(
+      Object.keys(document.paths).some((path) => path.startsWith(CONTROL_PATH)),
+    ).toBe(false)
+    expect(
+      Object.keys(control.paths).every((path) => path.startsWith(CONTROL_PATH)),
+    ).toBe(true)
   })
 
   test('keep the operations and documented statuses users had', () => {
@@ -153,14 +219,47 @@ describe('paths', () => {
   })
 })
 
+describe('the control API has its own document (issue 24)', () => {
+  test("its one server is the sandbox's root, never /v1, and no path names a server of its own", () => {
+    // Generators (openapi-fetch, hey-api) ignore path-level servers: a client generated
+    // from one document with the control paths under the /v1 server called /v1/__sandbox.
+    expect(control.servers).toEqual([expect.objectContaining({ url: '/' })])
+    const served = createControlOpenApiDocument({
+      serverUrl: 'http://localhost:5555/',
+    }) as Json
+    expect(served.servers.map((server: Json) => server.url)).toEqual([
+      'http://localhost:5555',
+    ])
+    expect(
+      (createControlOpenApiDocument({ serverUrl: 'http://localhost:5555/mock' }) as Json)
+        .servers[0].url,
+    ).toBe('http://localhost:5555/mock')
+    for (const doc of [document, control, served])
+      for (const [path, item] of Object.entries(doc.paths as Json))
+        expect(item.servers, path).toBeUndefined()
+    expect(Object.keys(served.paths)).toContain('/__sandbox/reset')
+  })
+
+  test('the control API needs no API key; its token is an optional security scheme', () => {
+    expect(control.security).toEqual([{}, { controlToken: [] }])
+    expect(control.components.securitySchemes).toEqual({
+      controlToken: expect.objectContaining({
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Sandbox-Control-Token',
+      }),
+    })
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['bearerAuth'])
+    for (const { operation } of operations(control))
+      expect(operation.security, operation.operationId).toBeUndefined()
+  })
+})
+
 describe('the fixes of issue 13', () => {
   test('the first server is the sandbox the document was fetched from, then production and staging', () => {
     expect(document.servers[0].url).toBe(`${DEFAULT_SERVER_URL}/v1`)
     const served = createOpenApiDocument({ serverUrl: 'http://localhost:5555/' }) as Json
     expect(served.servers[0].url).toBe('http://localhost:5555/v1')
-    expect(served.paths['/__sandbox/clock'].servers).toEqual([
-      expect.objectContaining({ url: 'http://localhost:5555' }),
-    ])
     expect(served.servers.slice(1)).toEqual([
       expect.objectContaining({
         url: '{base_url}',
@@ -178,13 +277,13 @@ describe('the fixes of issue 13', () => {
   })
 
   test('404 and 405 (with Allow) are documented on every operation', () => {
-    for (const { operation } of operations()) {
+    for (const { doc, operation } of operations()) {
       expect(
-        resolve(operation.responses['404']).content['application/json'].schema,
+        resolve(operation.responses['404'], doc).content['application/json'].schema,
       ).toEqual({
         $ref: '#/components/schemas/Error',
       })
-      expect(resolve(operation.responses['405']).headers.Allow).toEqual({
+      expect(resolve(operation.responses['405'], doc).headers.Allow).toEqual({
         $ref: '#/components/headers/Allow',
       })
     }
@@ -197,7 +296,7 @@ describe('the fixes of issue 13', () => {
   })
 
   test('every schema requiring properties defines them, and every const has a type', () => {
-    for (const [node, at] of walk(document)) {
+    for (const [node, at] of [...walk(document), ...walk(control)]) {
       if (Array.isArray(node.required) && node.type === 'object')
         for (const name of node.required) expect(node.properties, at).toHaveProperty(name)
       if ('const' in node) expect(node, at).toHaveProperty('type')
@@ -205,16 +304,16 @@ describe('the fixes of issue 13', () => {
   })
 
   test('no response schema forbids extra properties', () => {
-    for (const { operation } of operations()) {
+    for (const { doc, operation } of operations()) {
       for (const response of Object.values(operation.responses) as Json[]) {
-        const schema = resolve(response).content?.['application/json']?.schema
+        const schema = resolve(response, doc).content?.['application/json']?.schema
         const seen = new Set<Json>()
         const visit = (node: Json) => {
           if (seen.has(node)) return
           seen.add(node)
           for (const [child] of walk(node)) {
             expect(child.additionalProperties, operation.operationId).not.toBe(false)
-            if (child.$ref) visit(resolve(child))
+            if (child.$ref) visit(resolve(child, doc))
           }
         }
         if (schema) visit(schema)
@@ -238,12 +337,16 @@ describe('the fixes of issue 13', () => {
   })
 
   test('sandbox-only parts carry the tag Sandbox and x-sandbox: true, the API none', () => {
-    for (const { path, operation } of operations()) {
-      const sandbox = path.startsWith('/__sandbox')
+    for (const { doc, path, operation } of operations()) {
+      const sandbox = doc === control
       expect(operation['x-sandbox'] ?? false, path).toBe(sandbox)
       expect(operation.tags.includes('Sandbox'), path).toBe(sandbox)
     }
-    const parameters = [...walk(document)]
+    expect(document.tags.map((tag: Json) => tag.name)).toEqual(['Pets', 'Store'])
+    expect(control.tags).toEqual([
+      expect.objectContaining({ name: 'Sandbox', 'x-sandbox': true }),
+    ])
+    const parameters = [...walk(document), ...walk(control)]
       .map(([node]) => node)
       .filter((node) => typeof node.name === 'string' && node.in)
     expect(parameters.filter((node) => node['x-sandbox'])).toEqual(
@@ -267,9 +370,9 @@ describe('error codes', () => {
         (match) => (match[1] ?? match[2]) as string,
       )
     let named = 0
-    for (const { operation } of operations()) {
+    for (const { doc, operation } of operations()) {
       for (const [status, declared] of Object.entries(operation.responses as Json)) {
-        const response = resolve(declared)
+        const response = resolve(declared, doc)
         if (status === 'default') {
           // The example of a code a user's scenario may force.
           expect(codesIn(response.description)).toEqual(['service_unavailable'])

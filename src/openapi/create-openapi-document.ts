@@ -1,18 +1,12 @@
-import {
-  allowedMethods,
-  API_ROUTES,
-  CONTROL_PATH,
-  CONTROL_ROUTES,
-} from '../core/routes.js'
-import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
-import type { Json } from './doc-parts.js'
-import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'
+import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { createPaths, trimOrigin, usedComponents } from './document-builder.js'
 
-/** Options of {@link createOpenApiDocument}. */
+/** Options of {@link createOpenApiDocument} and {@link createControlOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
   /**
-   * The origin of the sandbox the document describes, listed first among the servers so
-   * that "try it" tools call the sandbox. Default `http://127.0.0.1:4010`, the CLI's.
+   * The origin (and mount path, if any) of the sandbox the document describes, listed
+   * first among the servers so that "try it" tools call the sandbox. Default
+   * `http://127.0.0.1:4010`, the CLI's, for the API; `/` for the control API.
    */
   serverUrl?: string
 }
@@ -23,34 +17,36 @@ export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010'
 /** The path prefix the API's operations are relative to. */
 const API_BASE = '/v1'
 
-let schemas: Record<string, JsonSchema> | undefined
+const LICENSE = { name: 'MIT', identifier: 'MIT' }
 
 /**
- * Builds the OpenAPI 3.1 document of the API and of the control API: `paths` from the
- * route table, component schemas from the zod schemas (zod's JSON Schema output), the
- * rest from the documentation beside them. The build writes it as `dist/openapi.json`
- * (`petstore-sandbox/openapi.json`); the standalone server serves it naming itself.
+ * Builds the OpenAPI 3.1 document of the Pet Adoption Service API as the sandbox serves
+ * it: `paths` from the route table, component schemas from the zod schemas (zod's JSON
+ * Schema output), the rest from the documentation beside them. The control API has its
+ * own document ({@link createControlOpenApiDocument}). The build writes this one as
+ * `dist/openapi.json` (`petstore-sandbox/openapi.json`); the standalone server serves it
+ * at `/openapi.json` naming itself.
  *
  * @example
  * const document = createOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' })
  * document.servers[0].url // 'http://127.0.0.1:4010/v1'
- * @see docs/api.md#the-api
+ * @see docs/openapi.md
  */
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
-  const origin = (options.serverUrl ?? DEFAULT_SERVER_URL).replace(/\/+$/, '')
-  schemas ??= createComponentSchemas()
+  const origin = trimOrigin(options.serverUrl ?? DEFAULT_SERVER_URL)
+  const paths = createPaths(API_ROUTES, '')
   return {
     openapi: '3.1.0',
     info: {
       title: 'Pet Adoption Service (petstore-sandbox)',
       version: '1.0.0',
       description: [
-        "The v1 interface of the Pet Adoption Service as the sandbox serves it, plus the sandbox's own control API under /__sandbox.",
+        "The v1 interface of the Pet Adoption Service as the sandbox serves it. The sandbox's own control API (state, reset, scenarios, clock, journal, sessions) has its own document, /__sandbox/openapi.json (petstore-sandbox/control-openapi.json), whose server is the sandbox's root: generate its client from that one.",
         "Every error is an Error body `{code, message, status}`. Unknown paths are 404 not_found, and a method a path does not take is 405 method_not_allowed with an Allow header listing the ones it does. Before routing, a request target that is not a path (`*`, an absolute URL naming another host), a path with dot segments or an encoded slash, dot or backslash, or a malformed percent-escape in the path or the query is 400 invalid_path, and a Host that is not a host 400 invalid_host. Error codes and the behaviour where the interface document is silent are the sandbox's documented decisions (docs/api.md and docs/errors.md in the package).",
         'HEAD is answered wherever GET is, as that GET without a body: the same status and headers (RFC 9110), counted against the rate limit like it. This document lists the GET operations only, so that generated clients have no HEAD methods; Allow lists HEAD.',
-        'Parts that exist only in the sandbox (the X-Sandbox-* parameters, /__sandbox) carry the tag Sandbox and the extension `x-sandbox: true`: leave them out to generate a client of the real API.',
+        'Parts that exist only in the sandbox (the X-Sandbox-* parameters) carry the extension `x-sandbox: true`: leave them out to generate a client of the real API.',
       ].join('\n\n'),
-      license: { name: 'MIT', identifier: 'MIT' },
+      license: LICENSE,
     },
     servers: [
       { url: `${origin}${API_BASE}`, description: 'This sandbox (petstore-sandbox)' },
@@ -84,14 +80,8 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
         name: 'Store',
         description: 'Store endpoints the interface mentions without a shape.',
       },
-      {
-        name: 'Sandbox',
-        description:
-          "Sandbox only: the control API (state, reset, scenario, clock, journal), outside the API's base address, without authentication.",
-        'x-sandbox': true,
-      },
     ],
-    paths: createPaths(origin),
+    paths,
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -101,114 +91,72 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
             'Authorization: Bearer <API_KEY>. Demo keys: sandbox-free-key, sandbox-pro-key, sandbox-business-key, sandbox-enterprise-key, sandbox-expired-key.',
         },
       },
-      schemas: structuredClone(schemas),
-      parameters: {
-        'X-Sandbox-Scenario': {
-          name: 'X-Sandbox-Scenario',
-          in: 'header',
-          required: false,
-          description:
-            'Sandbox only: answer this request as the named loaded scenario (e.g. rate-limited). An unknown name is 400 unknown_scenario; an empty value is ignored.',
-          schema: { type: 'string', examples: ['rate-limited'] },
-          'x-sandbox': true,
-        },
-        'X-Sandbox-Session': {
-          name: 'X-Sandbox-Session',
-          in: 'header',
-          required: false,
-          description:
-            'Sandbox only: the isolated session this request belongs to (its own pets, limits, clock, scenario switch and journal), made on first use. A session key (sandbox-free-key.<id>) does the same without the header.',
-          schema: {
-            type: 'string',
-            pattern: '^[A-Za-z0-9_-]{1,64}$',
-            examples: ['worker-1'],
-          },
-          'x-sandbox': true,
-        },
-      },
-      headers: HEADERS,
-      responses: structuredClone(COMPONENT_RESPONSES),
+      ...usedComponents(paths),
     },
   }
 }
 
 /**
- * The document's paths: each route of the core's route table once, under its template,
- * documented by operationId.
+ * Builds the OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`), from the
+ * same route table and components as {@link createOpenApiDocument}. Its paths are the
+ * full `/__sandbox/...` paths and its one server is the sandbox's root, not `/v1`: a
+ * client generated from it (openapi-fetch, hey-api), given the root as its base
+ * address, calls `/__sandbox/reset`. The build writes it as `dist/control-openapi.json`
+ * (`petstore-sandbox/control-openapi.json`) with `/` as its server; the standalone
+ * server serves it at `/__sandbox/openapi.json` naming its origin and mount path.
+ *
+ * @example
+ * const document = createControlOpenApiDocument({ serverUrl: 'http://127.0.0.1:4010' })
+ * document.servers[0].url // 'http://127.0.0.1:4010'
+ * @see docs/openapi.md
  */
-function createPaths(origin: string) {
-  const paths: Record<string, Json> = {}
-  const routes = [
-    ...API_ROUTES.map((route) => ({ route, control: false })),
-    ...CONTROL_ROUTES.map((route) => ({ route, control: true })),
-  ]
-  for (const { route, control } of routes) {
-    const doc = OPERATION_DOCS[route.operationId]
-    if (!doc)
-      throw new Error(`Failed to document ${route.operationId}: no documentation.`)
-    const template = control ? `${CONTROL_PATH}${route.path}` : route.path
-    const item = (paths[template] ??= control
-      ? {
-          servers: [
-            { url: origin, description: 'This sandbox: the control API is outside /v1.' },
-          ],
-          'x-sandbox': true,
-        }
-      : {})
-    item[route.method.toLowerCase()] = {
-      operationId: route.operationId,
-      summary: route.summary,
-      description: doc.description,
-      tags: doc.tags,
-      ...(route.deprecated ? { deprecated: true } : {}),
-      ...(control ? { security: [], 'x-sandbox': true } : {}),
-      ...(doc.parameters ? { parameters: doc.parameters } : {}),
-      ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
-      responses: doc.responses,
-    }
-  }
-  return structuredClone(paths)
-}
-
-const integerHeader = (description: string, minimum: number) => ({
-  required: true,
-  description,
-  schema: { type: 'integer', minimum },
-})
-
-const HEADERS = {
-  'X-RateLimit-Limit': integerHeader(
-    'The limit currently applying: the window nearest to exhaustion.',
-    0,
-  ),
-  'X-RateLimit-Remaining': integerHeader('Requests remaining in that window.', 0),
-  'X-RateLimit-Reset': integerHeader(
-    'Unix timestamp (seconds) at which that window resets.',
-    0,
-  ),
-  'Retry-After': integerHeader('Seconds to wait before retrying.', 1),
-  Deprecation: {
-    required: true,
-    description: 'RFC 9745: @<unix seconds>, the instant the endpoint was deprecated.',
-    schema: { type: 'string', pattern: '^@\\d+$', examples: ['@1767225600'] },
-  },
-  Sunset: {
-    required: true,
-    description: 'RFC 8594 HTTP-date of the removal.',
-    schema: { type: 'string', examples: ['Thu, 05 Dec 2030 00:00:00 GMT'] },
-  },
-  Link: {
-    required: true,
-    description: 'The replacement: </v1/pets>; rel="successor-version".',
-    schema: { type: 'string', examples: ['</v1/pets>; rel="successor-version"'] },
-  },
-  Allow: {
-    required: true,
-    description: 'The methods the path takes; HEAD wherever GET.',
-    // From the route table, as the answers' Allow: 'GET, HEAD, POST' on /pets.
-    schema: {
-      type: 'string',
-      examples: [allowedMethods(API_ROUTES.filter((route) => route.path === '/pets'))],
+export function createControlOpenApiDocument(options: OpenApiDocumentOptions = {}) {
+  // '/' stays '/': a server URL relative to wherever the document was read from.
+  const root = trimOrigin(options.serverUrl ?? '/') || '/'
+  const paths = createPaths(CONTROL_ROUTES, CONTROL_PATH, { 'x-sandbox': true })
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'petstore-sandbox control API',
+      version: '1.0.0',
+      description: [
+        "The sandbox's own control API, which the real Pet Adoption Service does not have: state, reset, scenarios, the clock, the journal, sessions, exports and the report card. The API itself is described by /openapi.json (petstore-sandbox/openapi.json).",
+        "Paths are the full paths from the sandbox's root (/__sandbox/...), so the base address of a generated client is the root, e.g. http://127.0.0.1:4010, never /v1. The copy the standalone server serves at /__sandbox/openapi.json names the origin and mount path it was fetched from; the one in the package (petstore-sandbox/control-openapi.json) names /.",
+        'No API key: on a server bound to loopback the control API is open; beyond loopback (or with --control-token) every request carries X-Sandbox-Control-Token (controlToken). Every error is an Error body `{code, message, status}`.',
+      ].join('\n\n'),
+      license: LICENSE,
+      'x-sandbox': true,
     },
-  },
+    servers: [
+      {
+        url: root,
+        description:
+          "This sandbox's root: the control API is under /__sandbox, outside /v1.",
+      },
+    ],
+    // Optional: needed only when the server is locked (docs/security.md).
+    security: [{}, { controlToken: [] }],
+    tags: [
+      {
+        name: 'Sandbox',
+        description:
+          "Sandbox only: the control API (state, reset, scenario, clock, journal, sessions), outside the API's base address.",
+        'x-sandbox': true,
+      },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        controlToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Sandbox-Control-Token',
+          'x-sandbox': true,
+          description:
+            'The control token the server prints at startup (or --control-token). Not needed on a server bound to loopback without --control-token.',
+        },
+      },
+      ...usedComponents(paths),
+    },
+  }
 }

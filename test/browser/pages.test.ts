@@ -102,11 +102,9 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
         })
         .toBe(true)
     }
-    await expect
-      .poll(() => docs.locator('#operations-Sandbox-listRequests').isVisible(), {
-        timeout: 10_000,
-      })
-      .toBe(true)
+    // The control API is in its own document, behind the picker.
+    expect(await docs.locator('#operations-Sandbox-listRequests').count()).toBe(0)
+    expect(await docs.locator('#openapi-document').inputValue()).toBe('api')
     // The document's first server is this one, so "Try it out" calls the sandbox.
     await expect
       .poll(() => docs.locator('.servers select option').first().textContent(), {
@@ -149,18 +147,72 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await seriousViolations(docs)).toEqual([])
   })
 
+  test("/docs/'s picker switches to the control API's document, whose server is this server's root", async () => {
+    const page = await context.newPage()
+    try {
+      await page.goto(`${app.origin}/docs/`)
+      await page.waitForSelector('body[data-ready="true"]')
+      await page.selectOption('#openapi-document', 'control')
+      // GET /__sandbox/clock: the later tests read the journal, which a reset would empty.
+      const clock = page.locator('#operations-Sandbox-getClock')
+      await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
+      expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
+      expect(new URL(page.url()).searchParams.get('document')).toBe('control')
+      await expect
+        .poll(() => page.locator('.servers select option').first().textContent(), {
+          timeout: 10_000,
+        })
+        .toMatch(new RegExp(`^${app.origin} - `))
+      // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
+      await clock.locator('.opblock-summary-control').click()
+      await clock.locator('button.execute').click()
+      await expect
+        .poll(
+          () =>
+            clock
+              .locator('.live-responses-table tbody .response-col_status')
+              .first()
+              .textContent(),
+          { timeout: 10_000 },
+        )
+        .toContain('200')
+      expect(await clock.locator('.request-url pre').textContent()).toBe(
+        `${app.origin}/__sandbox/clock`,
+      )
+      expect(await seriousViolations(page)).toEqual([])
+      // A reload keeps the choice; switching back shows the API again.
+      await page.reload()
+      await page.waitForSelector('body[data-ready="true"]')
+      expect(await page.locator('#openapi-document').inputValue()).toBe('control')
+      await page.waitForSelector('#operations-Sandbox-resetSandbox')
+      await page.selectOption('#openapi-document', 'api')
+      await page.waitForSelector('#operations-Pets-listPets')
+      expect(new URL(page.url()).searchParams.has('document')).toBe(false)
+      expect(await seriousViolations(page)).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   test('/docs/ lists every operation before Swagger UI renders, and without it', async () => {
-    const openapi = (await (await fetch(`${app.origin}/openapi.json`)).json()) as {
+    type Document = {
       paths: Record<
         string,
         Record<string, { operationId?: string; deprecated?: boolean }>
       >
     }
-    const operations = Object.entries(openapi.paths).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, operation]) => operation.operationId)
-        .map(([method, operation]) => ({ path, method, ...operation })),
+    // Both documents' operations: the picker needs Swagger UI, the list does not.
+    const documents: Document[] = []
+    for (const path of ['/openapi.json', '/__sandbox/openapi.json'])
+      documents.push(await (await fetch(`${app.origin}${path}`)).json())
+    const operations = documents.flatMap((openapi) =>
+      Object.entries(openapi.paths).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, operation]) => operation.operationId)
+          .map(([method, operation]) => ({ path, method, ...operation })),
+      ),
     )
+    expect(operations.some(({ path }) => path === '/__sandbox/reset')).toBe(true)
     expect(operations.length).toBeGreaterThan(10)
     // Swagger UI's script does not arrive: the page keeps its list and says why.
     const bare = await context.newPage()
@@ -402,9 +454,6 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
   })
 
   test('/docs/ with more operations open still has no serious or critical violation', async () => {
-    await docs
-      .locator('#operations-Sandbox-listRequests .opblock-summary-control')
-      .click()
     await docs.locator('#operations-Pets-createPet .opblock-summary-control').click()
     expect(await seriousViolations(docs)).toEqual([])
   })

@@ -93,3 +93,31 @@ test('the checker holds unknown paths to the documented 404 and wrong methods to
     }),
   ).not.toEqual([])
 })
+
+test('/v1 answers are checked against the API document, /__sandbox answers against the control document', () => {
+  const clock = { now: '2026-11-23T13:35:00.000Z', frozen: false }
+  // The control document's operation, its schema (ClockState) and its 404 (no rate headers).
+  expect(openApiProblems('GET', '/__sandbox/clock', 200, new Headers(), clock)).toEqual(
+    [],
+  )
+  const notFound = { code: 'not_found', message: 'x', status: 404 }
+  expect(
+    openApiProblems('GET', '/__sandbox/nothing', 404, new Headers(), notFound),
+  ).toEqual([])
+  // The API document has no control paths: under /v1 the path is an unknown one, held
+  // to the API's 404, which carries the rate-limit headers.
+  expect(
+    openApiProblems('GET', '/v1/__sandbox/clock', 200, new Headers(), clock),
+  ).toEqual([])
+  expect(
+    openApiProblems('GET', '/v1/__sandbox/clock', 404, new Headers(), notFound),
+  ).toContain('header X-RateLimit-Limit is missing')
+  // And a Pet is not a control answer.
+  expect(
+    openApiProblems('GET', '/__sandbox/clock', 200, new Headers(), {
+      id: 1,
+      name: 'Rex',
+      categoryId: 2,
+    }),
+  ).not.toEqual([])
+})

@@ -3,7 +3,13 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { after, before, test } from 'node:test'
 import { createSandbox } from 'petstore-sandbox'
-import { createPetClient, type ApiError, type Pet } from '../src/client.js'
+import {
+  createControlClient,
+  createPetClient,
+  type ApiError,
+  type Pet,
+  type SandboxState,
+} from '../src/client.js'
 
 // The standalone server from the installed package's bin, on a free port.
 let server: ChildProcess
@@ -75,6 +81,37 @@ test('creating an invalid pet gives 400 validation_failed; a valid one 201', asy
   assert.deepEqual(read.data, created.data)
 })
 
+test('the control client calls /__sandbox at the root, not under /v1: a reset undoes a create', async () => {
+  const api = createPetClient(baseUrl, 'sandbox-pro-key')
+  const control = createControlClient(new URL(baseUrl).origin)
+  const created = await api.POST('/pets', { body: { name: 'Temporary', categoryId: 1 } })
+  assert.equal(created.response.status, 201)
+
+  const reset = await control.POST('/__sandbox/reset')
+  assert.equal(reset.response.url, `${new URL(baseUrl).origin}/__sandbox/reset`)
+  assert.equal(reset.response.status, 200)
+  const state: SandboxState | undefined = reset.data
+  assert.equal(state?.session, 'default')
+
+  const gone = await api.GET('/pets/{petId}', {
+    params: { path: { petId: created.data!.id } },
+  })
+  assert.equal(gone.response.status, 404)
+  const { data } = await control.GET('/__sandbox')
+  assert.equal(data?.counts.pets, state?.counts.pets)
+})
+
+test("the control API's document served by the server names its root", async () => {
+  const origin = new URL(baseUrl).origin
+  const served = (await (await fetch(`${origin}/__sandbox/openapi.json`)).json()) as {
+    servers: { url: string }[]
+  }
+  assert.deepEqual(
+    served.servers.map((server) => server.url),
+    [origin],
+  )
+})
+
 test('the types refuse what the API refuses', () => {
   const client = createPetClient(baseUrl, 'sandbox-free-key')
   // Compile-time checks only (tsc --strict fails if any of these compiles).
@@ -85,6 +122,11 @@ test('the types refuse what the API refuses', () => {
     void client.POST('/pets', { body: { categoryId: 1 } })
     // @ts-expect-error there is no DELETE /pets/{petId} in v1
     void client.DELETE('/pets/{petId}', { params: { path: { petId: 1 } } })
+    // @ts-expect-error the API's document has no control paths (they are in their own)
+    void client.POST('/__sandbox/reset')
+    const control = createControlClient('http://127.0.0.1:4010')
+    // @ts-expect-error nor the control document the API's
+    void control.GET('/pets')
   }
   assert.equal(typeof unused, 'function')
 })
