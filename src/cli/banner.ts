@@ -100,7 +100,7 @@ export function formatBanner(
           `  ${label('Network')}${access.origins.map((origin) => `${origin}/v1`).join(' · ')}`,
         ]
       : []),
-    `  ${label('Overview')}${[`${info.origin}/${query}`, info.openApi ? 'OpenAPI /openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
+    `  ${label('Overview')}${[`${info.origin}/${query}`, info.openApi ? 'OpenAPI /openapi.json and /__sandbox/openapi.json' : '', info.demo ? 'demo /demo/' : ''].filter(Boolean).join(' · ')}`,
     ...(info.docs
       ? [
           `  ${label('Docs')}${info.origin}/docs/${query} ${paint(DIM, '(API reference, try it)')}`,
@@ -134,7 +134,10 @@ export function formatBanner(
     '',
     `  ${label('Control')}${CONTROL_ROUTES.filter(
       (route) =>
-        route.method !== 'GET' || route.path === '' || route.path === '/requests',
+        route.method !== 'GET' ||
+        route.path === '' ||
+        route.path === '/requests' ||
+        route.path === '/report',
     )
       .map((route) => `${route.method} ${CONTROL_PATH}${route.path}`)
       .join(' · ')}`,

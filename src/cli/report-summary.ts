@@ -41,10 +41,18 @@ export function formatReportSummary(
 
 function describe(report: Report, problems: Report['findings']): string {
   const part = (severity: 'error' | 'warning') => {
-    const found = problems.filter((finding) => finding.severity === severity)
-    if (found.length === 0) return []
-    const codes = found.map((finding) => `${finding.code} ×${finding.count}`).join(', ')
-    return [`${found.length} ${severity}${found.length === 1 ? '' : 's'} (${codes})`]
+    // One entry a code (a code may have several findings: one a field, one a key's fault),
+    // with the requests that showed it.
+    const counts = new Map<string, number>()
+    for (const finding of problems) {
+      if (finding.severity !== severity) continue
+      counts.set(finding.code, (counts.get(finding.code) ?? 0) + finding.count)
+    }
+    if (counts.size === 0) return []
+    const codes = [...counts]
+      .map(([code, count]) => `${code}: ${count} request${count === 1 ? '' : 's'}`)
+      .join(', ')
+    return [`${counts.size} ${severity}${counts.size === 1 ? '' : 's'} (${codes})`]
   }
   const where =
     report.session === 'default'

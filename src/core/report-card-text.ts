@@ -136,9 +136,12 @@ function invalidRequest(severity: Severity, group: string): Words {
       '400',
     )
   }
-  const what = field
-    ? `because ${field} broke the API's rules (the 400's message says how)`
-    : '(the message of each 400 says what was wrong)'
+  const what =
+    errorCode === 'invalid_json'
+      ? 'because the body was not valid JSON'
+      : field
+        ? `because ${field} broke the API's rules (the 400's message says how)`
+        : '(the message of each 400 says what was wrong)'
   const rule = FIELD_RULES[field]
   return {
     message: `Requests were rejected with 400 ${errorCode} ${what}. In production these requests fail the same way: nothing is saved and the user sees an error.`,

@@ -190,10 +190,10 @@ describe('each code', () => {
     expect(findings.every((f) => f.severity === 'warning')).toBe(true)
     const byWords = findings.map((f) => [
       f.count,
-      f.message.split(' 400 ')[1]?.split(' (')[0],
+      f.message.split(' 400 ')[1]?.split(/ \(|\. /)[0],
     ])
     expect(byWords).toEqual([
-      [1, "invalid_json because body broke the API's rules"],
+      [1, 'invalid_json because the body was not valid JSON'],
       [1, 'unknown_scenario'],
       [1, "validation_failed because body broke the API's rules"],
       [1, "validation_failed because categoryId broke the API's rules"],

@@ -147,7 +147,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const shared: Shared = {
     bases,
-    parseDefinition: (definition, source) => parseScenario(definition, source, maxPets),
+    parseDefinition: (definition, source) =>
+      parseScenario(definition, source, maxPets, 'define'),
     keys: () => keys,
     anonymousPlan() {
       const name = hasOwnName(fixtures.apiKeys.plans, 'free')

@@ -140,25 +140,35 @@ export function defineScenario(
  * Validates unknown data as a scenario; `source` (a file path) is named in errors;
  * `maxPets` (the sandbox's) bounds the ids of its pets.
  */
-export function parseScenario(data: unknown, given: string, maxPets?: number): Scenario {
+export function parseScenario(
+  data: unknown,
+  given: string,
+  maxPets?: number,
+  /** 'define' for a scenario defined at run time, whose fields leave out keys. */
+  action: 'load' | 'define' = 'load',
+): Scenario {
   // A scenario parsed before (a file, then the options) keeps naming its first source.
   const source = (isObject(data) && sources.get(data)) || given
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(
       'INVALID_SCENARIO',
-      `load the scenario ${source}`,
+      `${action} the scenario ${source}`,
       describeIssues(parsed.error.issues, 'scenario', scenarioSchema),
       parsed.error.issues.some((issue) => issue.path[0] === 'faults')
         ? FAULTS_FIX
-        : `Fix the field named above; the allowed fields are ${Object.keys(scenarioSchema.shape).join(', ')} (see docs/scenarios.md#your-own-scenarios).`,
+        : `Fix the field named above; the allowed fields are ${Object.keys(
+            scenarioSchema.shape,
+          )
+            .filter((field) => action === 'load' || field !== 'keys')
+            .join(', ')} (see docs/scenarios.md#your-own-scenarios).`,
     )
   }
   const { auth, data: pets } = parsed.data
   if (pets?.pets) {
     checkPetIds(pets.pets, {
       code: 'INVALID_SCENARIO',
-      action: `load the scenario ${source}`,
+      action: `${action} the scenario ${source}`,
       field: 'data.pets',
       maxPets,
     })
@@ -166,7 +176,7 @@ export function parseScenario(data: unknown, given: string, maxPets?: number): S
   if (auth?.expireAllKeys && auth.rejectAllKeys) {
     throw SandboxError.for(
       'INVALID_SCENARIO',
-      `load the scenario ${source}`,
+      `${action} the scenario ${source}`,
       'auth.expireAllKeys and auth.rejectAllKeys are both true',
       'Choose one: expired keys answer expired_api_key, rejected keys invalid_api_key.',
     )

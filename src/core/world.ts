@@ -184,6 +184,12 @@ export class SandboxWorld implements SessionEntry, World {
         'Leave keys out: select the scenario with PUT /__sandbox/scenario or X-Sandbox-Scenario, or declare keys in a scenario file loaded at start (--scenario).',
       )
     }
+    if (scenario.name in Object.prototype) {
+      throw refuse(
+        `name "${scenario.name}" is a name every JavaScript object has`,
+        'Choose another name, e.g. "my-scenario".',
+      )
+    }
     if (this.#shared.registry.has(scenario.name)) {
       throw refuse(
         `name "${scenario.name}" is a built-in or loaded scenario`,

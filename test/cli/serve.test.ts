@@ -203,7 +203,7 @@ test('on stopping, one line per session whose client has errors or warnings', as
   pretty.child.kill('SIGINT')
   await pretty.exited
   expect(pretty.stdout()).toContain(
-    '⚠ report card, session default: 1 warning (authentication_failed ×1) in 1 request; see GET /__sandbox/report',
+    '⚠ report card, session default: 1 warning (authentication_failed: 1 request) in 1 request; see GET /__sandbox/report',
   )
 })
 

@@ -62,7 +62,12 @@ export function defineDefinedScenariosSuite(
       // Another session does not know it.
       const other = await getPet('bob', 'teapot')
       expect(other.status).toBe(400)
-      expect(await other.json()).toMatchObject({ code: 'unknown_scenario' })
+      const refused = await other.json()
+      expect(refused).toMatchObject({ code: 'unknown_scenario' })
+      // It says where run-time scenarios live, and alice's names hers.
+      expect(refused.message).toMatch(/PUT \/__sandbox\/scenarios\/\{name\}/)
+      const own = await (await getPet('alice', 'nothing-here')).json()
+      expect(own.message).toMatch(/session alice also defines teapot/)
       // Switched to, then replaced: the session gets the new definition at once.
       const use = await call('/__sandbox/scenario', {
         method: 'PUT',
@@ -94,6 +99,7 @@ export function defineDefinedScenariosSuite(
         ['rate-limited', { description: 'mine' }, /built-in or loaded/],
         ['bad', { name: 'other', description: 'x' }, /differs from the path/],
         ['Bad_Name', { description: 'x' }, /kebab-case/],
+        ['constructor', { description: 'x' }, /every JavaScript object has/],
       ]
       for (const [name, body, message] of cases) {
         const answer = await define(name, body)
@@ -101,6 +107,11 @@ export function defineDefinedScenariosSuite(
         const error = await answer.json()
         expect(error.code).toBe('validation_failed')
         expect(error.message).toMatch(message)
+        // A definition's words: "define", and the fields it may have (no keys).
+        if (!/differs from the path/.test(error.message))
+          expect(error.message).toMatch(/^Failed to define the scenario/)
+        if (/allowed fields/.test(error.message))
+          expect(error.message).not.toMatch(/allowed fields are[^.]*keys/)
       }
     })
 
