@@ -160,18 +160,20 @@ export function mountInspector(
   let stopped = false
   let reading: Promise<void> | undefined
   let focus = options.focus
+  /** A request asked for that no read showed: said in the status line until the next one. */
+  let missing: number | undefined
   const shown = new Map<number, HTMLLIElement>()
 
   /** Opens the request asked for (`#request-<id>`) once a read has shown it. */
   const openFocused = () => {
     if (focus === undefined) return
     const item = shown.get(focus)
+    missing = item ? undefined : focus
+    focus = undefined
     if (!item) {
-      describeState(`; request ${focus} is not in its journal (any more)`)
-      focus = undefined
+      describeState()
       return
     }
-    focus = undefined
     for (const other of shown.values()) other.classList.remove('psi-focused')
     item.classList.add('psi-focused')
     item.hidden = false
@@ -197,7 +199,11 @@ export function mountInspector(
 
   const describeState = (note = '') => {
     const label = session === '' ? 'the default session' : `session ${session}`
-    status.textContent = `Live: ${label}, ${shown.size} request${shown.size === 1 ? '' : 's'}${note}`
+    const gone =
+      missing === undefined
+        ? ''
+        : `; request ${missing} is in no journal: it has left it (journalSize, a reset) or was a control request`
+    status.textContent = `Live: ${label}, ${shown.size} request${shown.size === 1 ? '' : 's'}${gone}${note}`
   }
 
   const read = async () => {
@@ -244,6 +250,7 @@ export function mountInspector(
   }
 
   const switchTo = (next: string) => {
+    missing = undefined
     session = next
     sessionInput.value = next
     clear()

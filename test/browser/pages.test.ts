@@ -411,6 +411,14 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
         })
         .toBe(1)
       expect(await page.locator('input[name="session"]').inputValue()).toBe('')
+      // One no journal holds (any more): the status line says so, and keeps saying it.
+      await page.evaluate(() => (location.hash = '#request-999999'))
+      const status = page.locator('[role="status"]')
+      await expect
+        .poll(() => status.textContent(), { timeout: 10_000 })
+        .toContain('request 999999 is in no journal')
+      await page.waitForTimeout(1500) // a poll later (the inspector polls every second)
+      expect(await status.textContent()).toContain('request 999999 is in no journal')
     } finally {
       await page.close()
     }
