@@ -1,5 +1,6 @@
 import type { JournalEntry } from './journal.js'
 import { utf8Length } from './journal-budget.js'
+import { REQUEST_ID_HEADER } from './reply.js'
 import { SANDBOX_VERSION } from './version.js'
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser dev
@@ -179,12 +180,8 @@ function harResponse(entry: JournalEntry): HarEntry['response'] {
   // Your own handlers' answers (overrides) are yours: their type is not known.
   const json = !entry.override && entry.status !== 204
   if (json) headers.push({ name: 'content-type', value: JSON_TYPE })
-  // An entry's id is its answer's request id (pipeline.ts's REQUEST_ID_HEADER, not
-  // imported: the pipeline reaches this module through the routes), except on your own
-  // handlers' answers.
-  if (!entry.override) {
-    headers.push({ name: 'x-sandbox-request-id', value: String(entry.id) })
-  }
+  // An entry's id is its answer's request id, except on your own handlers' answers.
+  if (!entry.override) headers.push({ name: REQUEST_ID_HEADER, value: String(entry.id) })
   const limit = entry.rateLimit
   if (limit) {
     headers.push(

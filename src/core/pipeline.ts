@@ -1,14 +1,10 @@
-import {
-  anonymousRateLimitHeaders,
-  answerRefusedRequest,
-  handleApiRequest,
-  journalOverride,
-} from './api.js'
+import { answerRefusedRequest, handleApiRequest, journalOverride } from './api.js'
+import { anonymousRateLimitHeaders } from './api-limits.js'
 import { errorReply, Failure } from './api-errors.js'
 import type { KnownKey } from './auth.js'
 import { matchBase, type ApiBase } from './base-url.js'
 import { handleControlRequest } from './control.js'
-import type { HeaderMap, Reply } from './reply.js'
+import { REQUEST_ID_HEADER, type HeaderMap, type Reply } from './reply.js'
 import { checkTarget, targetPath } from './request-target.js'
 import { forbiddenSessionOrigin } from './request-trust.js'
 import { CONTROL_PATH } from './routes.js'
@@ -20,9 +16,6 @@ import {
   type SessionRegistry,
 } from './sessions.js'
 import type { SandboxWorld } from './world.js'
-
-/** The id of an answer of `/v1` or `/__sandbox` (one counter for the sandbox); a `/v1` answer's is its journal entry's. */
-export const REQUEST_ID_HEADER = 'x-sandbox-request-id'
 
 /** What the pipeline reads of its sandbox. */
 export interface PipelineHost {

@@ -1,6 +1,9 @@
 /** Headers of a reply, by lower-case name. */
 export type HeaderMap = Record<string, string>
 
+/** The id of an answer of `/v1` or `/__sandbox` (one counter for the sandbox); a `/v1` answer's is its journal entry's. */
+export const REQUEST_ID_HEADER = 'x-sandbox-request-id'
+
 /**
  * What the core answers before a transport writes it: status, headers and the JSON
  * body as text.

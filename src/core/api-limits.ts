@@ -1,0 +1,97 @@
+import { fail, type Failure } from './api-errors.js'
+import type { KnownKey } from './auth.js'
+import type { Plan } from './fixtures.js'
+import { hasOwnName, ownValue } from './own-names.js'
+import {
+  DEFAULT_BAN,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+} from './rate-limit.js'
+import type { HeaderMap } from './reply.js'
+import type { Scenario } from './scenarios.js'
+import type { SandboxWorld } from './world.js'
+
+// The rate limits of the v1 path: which policy and window a request counts in, its
+// headers when it is not counted, and the words of a 429.
+
+/** The rate-limit headers of a request that is not counted: its key's, or the Free plan's. */
+export function peekHeaders(
+  world: SandboxWorld,
+  scenario: Scenario,
+  known: KnownKey | undefined,
+) {
+  const plan = known ? { name: known.planName, plan: known.plan } : world.anonymousPlan
+  const policy = policyFor(scenario, plan.plan, plan.name)
+  const window = known ? windowKey(world, known.key, scenario) : undefined
+  return world.limiter.peek(window, policy, world.clock.now())
+}
+
+/**
+ * The rate-limit headers of an answer given before a request could be read (a 431, 408
+ * or 400 of the standalone server): the anonymous plan's minute window under the active
+ * scenario, not counted, as for every request without a valid key.
+ */
+export function anonymousRateLimitHeaders(world: SandboxWorld): HeaderMap {
+  return peekHeaders(world, world.activeScenario(), undefined)
+}
+
+/**
+ * Which window a request of `key` counts in. A scenario picked with X-Sandbox-Scenario
+ * affects that request only: when it brings rate limits of its own (`rate-limited`,
+ * `rate-limit-countdown`) and is not the active scenario, its requests count in a window
+ * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
+ * plain requests. Bounded by keys × scenarios. Keys are printable ASCII: no newline.
+ */
+function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string {
+  if (!scenario.rateLimits || scenario.name === world.activeScenario().name) return key
+  return `${key}\n${scenario.name}`
+}
+
+/** A 429 as the API words it, beside the limiter's decision. */
+type LimitDecision =
+  | Extract<RateLimitDecision, { allowed: true }>
+  | (Extract<RateLimitDecision, { allowed: false }> & { failure: Failure })
+
+/**
+ * Counts a request of `key` against its plan (or the scenario's limits) and, when it is
+ * over, the failure that says by whose limit, for how long, and what the ban needs.
+ */
+export function checkLimit(
+  world: SandboxWorld,
+  scenario: Scenario,
+  key: KnownKey,
+  now: number,
+): LimitDecision {
+  const policy = policyFor(scenario, key.plan, key.planName)
+  const decision = world.limiter.check(windowKey(world, key.key, scenario), policy, now)
+  if (decision.allowed) return decision
+  const message =
+    decision.code === 'api_key_temporarily_banned'
+      ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
+      : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${scenarioSource(scenario, key)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+  return { ...decision, failure: fail(decision.code, message) }
+}
+
+/** Where a request's scenario came from, and how to leave it, for messages. */
+function scenarioSource(scenario: Scenario, key: KnownKey) {
+  return key.scenario === scenario.name
+    ? `the key ${key.key} selects it: use a key without a scenario, such as sandbox-free-key`
+    : 'switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one'
+}
+
+/** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */
+function limitHolder(scenario: Scenario, key: KnownKey) {
+  if (hasOwnName(scenario.rateLimits?.plans, key.planName)) {
+    return `the scenario "${scenario.name}" (for the ${key.plan.label ?? key.planName} plan)`
+  }
+  return `the ${key.plan.label ?? key.planName} plan`
+}
+
+function policyFor(scenario: Scenario, plan: Plan, planName: string): RateLimitPolicy {
+  const override = ownValue(scenario.rateLimits?.plans, planName)
+  return {
+    limits: override ?? plan,
+    ban: scenario.rateLimits?.ban ?? DEFAULT_BAN,
+    exhausted: scenario.rateLimits?.exhausted ?? false,
+  }
+}
