@@ -3,7 +3,7 @@ import { SandboxError } from './errors.js'
 import type { Answer, ControlCall } from './routes.js'
 import { MAX_SESSION_IMPORT_BYTES } from './limits.js'
 import { CONTROL_PATH } from './routes.js'
-import { carryingOf } from './session-carry.js'
+import { portOf } from './sandbox-port.js'
 import { checkSessionExport, SESSION_EXPORT_FIX } from './session-export.js'
 
 // The control operations that carry a session out (`GET /__sandbox/export`,
@@ -35,7 +35,7 @@ export async function importSession(
       `A session "${id}" is live: an import makes a new session. End it first with DELETE /__sandbox/sessions/${id}, or import under another id.`,
     )
   }
-  const carrying = carryingOf(sandbox)
+  const { carrying } = portOf(sandbox)
   const checked = checkSessionExport(from, { root: 'from', maxPets: carrying.maxPets })
   if (!checked.ok) {
     return fail(

@@ -3,6 +3,7 @@ import type { Failure } from './api-errors.js'
 import type { HandleInit } from './pipeline.js'
 import type { HeaderMap, Reply } from './reply.js'
 import type { Sandbox } from './sandbox-types.js'
+import type { CarryingInternals } from './session-carry.js'
 
 /**
  * The sandbox's one port: where adapters and handlers hand it requests. Not on the
@@ -38,6 +39,12 @@ export interface Port {
    * adapter, the CLI's `--watch`); `setupServer`/`setupWorker` keep the list they got.
    */
   useOverrides(handlers: readonly RequestHandler[]): void
+  /**
+   * What the control API's import uses beyond `importSession`: it checks an export
+   * itself, to name its fields as the body's (`from.pets[3].name`), then imports it as
+   * checked (session-carry.ts).
+   */
+  readonly carrying: CarryingInternals
 }
 
 const ports = new WeakMap<Sandbox, Port>()

@@ -209,7 +209,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return { world: session, created }
   }
 
-  const { register: registerCarrying, ...carrying } = createSessionCarrying({
+  const { internals: carryingInternals, ...carrying } = createSessionCarrying({
     seed,
     count,
     maxPets,
@@ -325,9 +325,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     useOverrides(handlers) {
       overrides = checkOverrides(handlers, 'useOverrides()')
     },
+    carrying: carryingInternals,
   })
 
-  registerCarrying(sandbox)
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.
   options.store?.attach?.(sandbox)

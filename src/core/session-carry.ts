@@ -47,7 +47,8 @@ function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): Resto
 
 /**
  * What the control API uses beyond the public methods: it checks an export itself, to
- * name its fields as the body's (`from.pets[3].name`), then imports it as checked.
+ * name its fields as the body's (`from.pets[3].name`), then imports it as checked. It
+ * reaches them through the sandbox's port (`portOf(sandbox).carrying`).
  */
 export interface CarryingInternals {
   readonly maxPets: number | undefined
@@ -55,18 +56,9 @@ export interface CarryingInternals {
   importChecked(id: string, data: SessionExport, source: string): Promise<World>
 }
 
-const internals = new WeakMap<object, CarryingInternals>()
-
-/** The internals of a sandbox made by `createSandbox`, for the control API. */
-export function carryingOf(sandbox: object): CarryingInternals {
-  const found = internals.get(sandbox)
-  if (!found) throw new TypeError('Not a sandbox made by createSandbox()')
-  return found
-}
-
-/** The sandbox's methods, and the internals `carryingOf(sandbox)` finds once registered. */
+/** The sandbox's methods, and the internals its port hands the control API. */
 export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & {
-  register(face: object): void
+  internals: CarryingInternals
 } {
   /** A live world by id (the default one always is), or a SandboxError naming the live ones. */
   const liveWorld = (id: string, action: string): SandboxWorld => {
@@ -93,9 +85,7 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
     return sandbox.face(world)
   }
   return {
-    register(face) {
-      internals.set(face, { maxPets: sandbox.maxPets, importChecked })
-    },
+    internals: { maxPets: sandbox.maxPets, importChecked },
 
     async exportSession(id = DEFAULT_SESSION) {
       const world = liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`)
