@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { afterAll, afterEach, beforeEach } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -157,6 +159,24 @@ export function track(child: ChildProcess): CliProcess {
 /** Kills every process a test left running; call in afterEach. */
 export async function killAll() {
   await Promise.all([...children].map((child) => child.kill()))
+}
+
+/**
+ * The fixture of a file of CLI tests that write files: a fresh temporary folder before
+ * each test (handed to `use`), every CLI the test left running killed and the folder
+ * removed after it, and the CLI's build removed after the file.
+ */
+export function useTempFolder(prefix: string, use: (folder: string) => void) {
+  let folder: string | undefined
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), prefix))
+    use(folder)
+  })
+  afterEach(async () => {
+    await killAll()
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true })
+  })
+  afterAll(removeCliBuild)
 }
 
 /** Starts the server on a free port with JSON logs and waits until it is ready. */

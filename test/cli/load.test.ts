@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createSandbox } from 'petstore-sandbox'
-import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
-import { killAll, listPets, removeCliBuild, runCli, startServer } from './cli-process.js'
+import { expect, test } from 'vitest'
+import { listPets, runCli, startServer, useTempFolder } from './cli-process.js'
 
 let folder: string
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'petstore-load-'))
+useTempFolder('petstore-load-', (made) => {
+  folder = made
 })
-afterEach(async () => {
-  await killAll()
-  rmSync(folder, { recursive: true, force: true })
-})
-afterAll(removeCliBuild)
 
 /** An export of a sandbox of 3 pets plus Rex, its clock frozen, as a file. */
 async function exportFile(name = 'alice.json') {

@@ -11,14 +11,14 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   createPet,
   killAll,
   listPets,
-  removeCliBuild,
   runCli,
   startServer,
+  useTempFolder,
 } from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
@@ -28,15 +28,10 @@ import { readStateFile } from './read-state.js'
 
 let folder: string
 let file: string
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'petstore-durable-'))
-  file = join(folder, 'state.json')
+useTempFolder('petstore-durable-', (made) => {
+  folder = made
+  file = join(made, 'state.json')
 })
-afterEach(async () => {
-  await killAll()
-  rmSync(folder, { recursive: true, force: true })
-})
-afterAll(removeCliBuild)
 
 /**
  * Creates big pets until one is refused; checks the 507, the one log line, and that the

@@ -2,16 +2,16 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   type CliProcess,
   createPet,
   eventually,
   killAll,
   listPets,
-  removeCliBuild,
   runCli,
   startServer,
+  useTempFolder,
 } from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
@@ -19,17 +19,10 @@ import { readStateFile } from './read-state.js'
 // start instead of writing over the first one's pets; a dead server's lock does not keep
 // the next one out; a full disk does not stop a restart (docs/persistence.md#the-state-file).
 
-let folder: string
 let file: string
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'petstore-lock-'))
-  file = join(folder, 'state.json')
+useTempFolder('petstore-lock-', (made) => {
+  file = join(made, 'state.json')
 })
-afterEach(async () => {
-  await killAll()
-  rmSync(folder, { recursive: true, force: true })
-})
-afterAll(removeCliBuild)
 
 const names = async (api: string) => (await listPets(api)).map((pet) => pet.name)
 const lockOwner = () =>

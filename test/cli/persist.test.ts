@@ -1,35 +1,15 @@
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
-import {
-  createPet,
-  killAll,
-  listPets,
-  removeCliBuild,
-  runCli,
-  startServer,
-} from './cli-process.js'
+import { expect, test } from 'vitest'
+import { createPet, listPets, runCli, startServer, useTempFolder } from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
 let folder: string
 let file: string
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'petstore-persist-'))
-  file = join(folder, 'state.json')
+useTempFolder('petstore-persist-', (made) => {
+  folder = made
+  file = join(made, 'state.json')
 })
-afterEach(async () => {
-  await killAll()
-  rmSync(folder, { recursive: true, force: true })
-})
-afterAll(removeCliBuild)
 
 const create = (api: string, name: string) => createPet(api, name, { status: 'pending' })
 

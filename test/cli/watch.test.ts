@@ -1,27 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import {
-  eventually,
   events,
+  eventually,
   FREE,
-  killAll,
-  removeCliBuild,
   runCli,
   startServer,
+  useTempFolder,
 } from './cli-process.js'
 import { readStateFile } from './read-state.js'
 
 let folder: string
-beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'petstore-watch-'))
+useTempFolder('petstore-watch-', (made) => {
+  folder = made
 })
-afterEach(async () => {
-  await killAll()
-  rmSync(folder, { recursive: true, force: true })
-})
-afterAll(removeCliBuild)
 
 const writeJson = (file: string, value: unknown) =>
   writeFileSync(file, JSON.stringify(value))
