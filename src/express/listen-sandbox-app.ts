@@ -13,6 +13,7 @@ import { type HeaderMap, type Reply } from '../core/reply.js'
 import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
+import { createResponseLines } from './response-lines.js'
 import { sendReply } from './send-fetch-response.js'
 
 /** Where and how the standalone server listens. */
@@ -77,9 +78,13 @@ export function listenSandboxApp(
     ...(sandbox ? portOf(sandbox).rateLimitHeaders() : {}),
     ...CLOSING,
   })
-  // The last request of each connection whose headers were read: a timeout while its
-  // body is still coming is the whole-request limit, otherwise the header limit.
-  const reading = new WeakMap<Duplex, IncomingMessage>()
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      answerWithoutHost(res, closing())
+      return
+    }
+    app(req, res)
+  }
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderSize,
@@ -91,20 +96,14 @@ export function listenSandboxApp(
       // Node's own answer to a missing Host is a bare 400; ours has the Error body.
       requireHostHeader: false,
     },
-    (req, res) => {
-      reading.set(req.socket, req)
-      admit(req, res, limits, () => {
-        if (req.headers.host === undefined && req.httpVersion === '1.1') {
-          answerWithoutHost(res, closing())
-          return
-        }
-        app(req, res)
-      })
-    },
+    (req, res) => lines.admit(req, res, answer),
   )
+  const lines = createResponseLines(server, limits)
   server.keepAliveTimeout = limits.keepAliveTimeoutMs
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    const request = reading.get(socket)
+    // The last request whose headers were read: a timeout while its body is still
+    // coming is the whole-request limit, otherwise the header limit.
+    const request = lines.reading(socket)
     const timeout =
       request !== undefined && !request.complete ? 'request' : ('headers' as const)
     answerClientError(error, socket, limits, timeout, closing)
@@ -120,7 +119,7 @@ export function listenSandboxApp(
   })
   // Without a listener Node answers an Expect other than 100-continue with a bare 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    admit(req, res, limits, () => {
+    lines.admit(req, res, (_req, res) => {
       const failure = fail(
         'expectation_failed',
         `The server meets only "Expect: 100-continue", got "Expect: ${String(req.headers.expect).slice(0, 60)}". Leave the header out, or send 100-continue.`,
@@ -140,97 +139,6 @@ export function listenSandboxApp(
 
 /** The methods the server answers on some path, for the `Allow` of a CONNECT. */
 const SERVER_METHODS = `${allowedMethods([...API_ROUTES, ...CONTROL_ROUTES])}, OPTIONS`
-
-/** The requests of one connection: the one being answered, and those sent ahead. */
-interface Line {
-  busy: boolean
-  waiting: Array<() => void>
-}
-
-const lines = new WeakMap<Duplex, Line>()
-
-/**
- * Answers the requests of a connection one at a time: the next one is handed to the app
- * only once the previous response has left the server's buffers, so a client that sends
- * requests without reading the answers holds at most one response in memory; more than
- * `maxPipelinedRequests` waiting close the connection. Every response gets the send
- * timeout.
- */
-function admit(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limits: Limits,
-  run: () => void,
-) {
-  const socket = req.socket
-  if (socket.destroyed) return
-  let line = lines.get(socket)
-  if (!line) {
-    const created: Line = { busy: false, waiting: [] }
-    lines.set(socket, created)
-    socket.once('close', () => {
-      created.waiting.length = 0
-      lines.delete(socket)
-    })
-    line = created
-  }
-  const start = () => {
-    ;(line as Line).busy = true
-    let done = false
-    const next = () => {
-      if (done) return
-      done = true
-      const current = line as Line
-      current.busy = false
-      const waiting = current.waiting.shift()
-      if (waiting && !socket.destroyed) waiting()
-    }
-    res.once('finish', next)
-    res.once('close', next)
-    watchSend(res, limits)
-    run()
-  }
-  if (!line.busy) return start()
-  if (line.waiting.length >= limits.maxPipelinedRequests) {
-    socket.destroy()
-    return
-  }
-  line.waiting.push(start)
-}
-
-/**
- * The send timeout of one response: armed once the response is written whole
- * ('prefinish') or a write finds the socket's buffer full, cleared whenever the client
- * has taken what was buffered ('drain') and when the response is done. When it fires,
- * the client has stopped reading: the connection is closed and its buffers freed.
- */
-function watchSend(res: ServerResponse, limits: Limits) {
-  const socket = res.socket
-  if (!socket) return
-  let timer: NodeJS.Timeout | undefined
-  const arm = () => {
-    timer ??= setTimeout(() => socket.destroy(), limits.sendTimeoutMs).unref()
-  }
-  const disarm = () => {
-    clearTimeout(timer)
-    timer = undefined
-  }
-  const write = res.write
-  // A streamed body (a file of the demo) learns of the full buffer from write().
-  res.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
-    const flushed = write.apply(this, args)
-    if (!flushed) arm()
-    return flushed
-  } as typeof write
-  const done = () => {
-    disarm()
-    socket.off('drain', disarm)
-  }
-  res.once('prefinish', arm)
-  socket.on('drain', disarm)
-  res.once('finish', done)
-  res.once('close', done)
-}
 
 /** Node's client errors the server answers with an Error body of its own. */
 function clientErrorFailure(
