@@ -21,7 +21,11 @@ export type SandboxResolver = (
 export interface HandlerTransport {
   /** What the transport knows of a request besides the Fetch Request (its body bytes, the path as sent). */
   init?(request: Request): HandleInit | undefined
-  /** Turns the core's reply into the Response msw hands back. */
+  /**
+   * Turns the core's reply into the Response msw hands back. A transport that gives it
+   * tells the sandbox's answers from its users' handlers' itself (the Express adapter),
+   * so they are not noted for `answeredBySandbox`, which msw's lifecycle events read.
+   */
   respond?(reply: Reply, request: Request): Response
   /** Builds the msw handler; `http.all(pattern, ...)` by default. */
   define?(pattern: RegExp, resolve: SandboxResolver): HttpHandler
@@ -76,7 +80,7 @@ export function createSandboxHandler(
     const readable = request.bodyUsed ? (kept.get(request) ?? request) : request
     const reply = await port.handle(readable, transport.init?.(request))
     if (!reply) return undefined
-    noteAnswered(request, requestId)
+    if (!transport.respond) noteAnswered(request, requestId)
     return respond(reply, request)
   }
   return transport.define

@@ -37,6 +37,8 @@ export interface HandleInit {
   body?: Uint8Array
   /** The path and query as the client sent them, before any URL parser normalised them. */
   target?: string
+  /** The request's URL as the transport parsed it already (`request.url` otherwise). */
+  url?: URL
   /**
    * The request's `Origin`, when the server does not trust it (the standalone app's
    * rule, docs/security.md): a `/v1` request may then use the default session and
@@ -189,14 +191,14 @@ export function createPipeline(host: PipelineHost) {
         findRequest: (wanted) => findRequest(host, wanted),
       })
     }
-    if (created) reply.headers = { ...reply.headers, [SESSION_CREATED_HEADER]: 'true' }
+    if (created) reply.headers[SESSION_CREATED_HEADER] = 'true'
     return reply
   }
 
   return {
     owns: (url: URL, target?: string) => scopeOf(url, target) !== undefined,
     async handle(request: Request, init: HandleInit = {}): Promise<Reply | undefined> {
-      const url = new URL(request.url)
+      const url = init.url ?? new URL(request.url)
       const target = init.target ?? `${url.pathname}${url.search}`
       const scope = scopeOf(url, target)
       if (!scope) return undefined
@@ -218,9 +220,13 @@ export function createPipeline(host: PipelineHost) {
   }
 }
 
-/** Stamps a reply with its request id, the id of its journal entry when it has one. */
+/**
+ * Stamps a reply with its request id, the id of its journal entry when it has one. Every
+ * reply is made for its request, headers included (reply.ts, control.ts): they are
+ * stamped in place.
+ */
 function withId(reply: Reply, id: number): Reply {
-  reply.headers = { ...reply.headers, [REQUEST_ID_HEADER]: String(id) }
+  reply.headers[REQUEST_ID_HEADER] = String(id)
   return reply
 }
 

@@ -17,11 +17,24 @@ import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import type { HandleInit } from '../core/pipeline.js'
+import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
+
+/** What the adapter keeps beside a request: what the sandbox reads, then its reply. */
+interface AdapterInit extends HandleInit {
+  reply?: Reply
+}
+
+/**
+ * What the sandbox's handler hands msw when it answered a request of this adapter (the
+ * reply itself is in the request's init): one Response each, never read or consumed.
+ */
+const ANSWERED = new Response(null)
+const DROPPED = Response.error()
 
 /** The largest request body the adapter reads: 64 KiB, a NewPet is well under 1 KiB. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
@@ -104,28 +117,20 @@ export function buildSandboxMiddleware(
   const { fastPath, overridesEverywhere, untrustedOrigin } = internals
   const port = portOf(sandbox)
 
-  // What the adapter knows of its requests besides the Fetch Request, and the text of
-  // the sandbox's answers: the body goes beside the request and the answer comes without
-  // a body stream, because Node 20's undici builds a ReadableStream for every body,
-  // eagerly, and reading it back costs as much again (npm run bench). Only the sandbox's
-  // handlers see these requests, and only this adapter writes these responses.
-  const inits = new WeakMap<Request, HandleInit>()
-  const texts = new WeakMap<Response, string>()
+  // What the adapter knows of its requests besides the Fetch Request (the body it read,
+  // the path as sent), and the sandbox's reply once the sandbox answered one. The reply
+  // is written as it is (sendReply): the Response msw hands back is only a marker that
+  // the sandbox answered, with no headers or body to build and read again, because Node
+  // 20's undici builds a body stream and a header list for every Response (npm run bench).
+  // Only the sandbox's handler sees these inits, and only this adapter reads the marker.
+  const inits = new WeakMap<Request, AdapterInit>()
   const own = createSandboxHandler(sandbox, {
     init: (request) => inits.get(request),
-    respond(reply) {
-      if (reply.dropped) {
-        // A network error, as msw runtimes give one; '' marks it as the sandbox's own.
-        const error = Response.error()
-        texts.set(error, '')
-        return error
-      }
-      const response = new Response(null, {
-        status: reply.status,
-        headers: reply.headers,
-      })
-      texts.set(response, reply.text)
-      return response
+    respond(reply, request) {
+      const init = inits.get(request)
+      if (init === undefined) return toResponse(reply, request)
+      init.reply = reply
+      return reply.dropped ? DROPPED : ANSWERED
     },
     ...(fastPath ? { define: fastPath.define } : {}),
   })
@@ -189,7 +194,8 @@ export function buildSandboxMiddleware(
       // The user's handlers come first and may read the body: then it is in the request.
       const overrides = sandbox.overrides
       const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
-      const init: HandleInit = body === undefined ? { target } : { body, target }
+      const init: AdapterInit =
+        body === undefined ? { target, url } : { body, target, url }
       const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted
       inits.set(request, init)
@@ -197,15 +203,20 @@ export function buildSandboxMiddleware(
       const handlers =
         overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
       const response = await getResponse(handlers as MswRequestHandler[], request)
+      const { reply } = init
+      if (reply !== undefined) {
+        // A dropped request (docs/faults.md): no answer at all, as a network that failed
+        // gives none. Nothing was written yet (not even the CORS headers, which wait for
+        // writeHead), and the connection goes, keep-alive or not: a client retries on a
+        // new one.
+        if (reply.dropped) return void res.destroy()
+        return sendReply(reply, res)
+      }
       if (!response) return next()
-      const text = texts.get(response)
-      if (text === undefined) port.recordOverride(request, response.status)
-      // A dropped request (docs/faults.md), or a user's handler's HttpResponse.error():
-      // no answer at all, as a network that failed gives none. Nothing was written yet
-      // (not even the CORS headers, which wait for writeHead), and the connection goes,
-      // keep-alive or not: a client retries on a new one.
+      port.recordOverride(request, response.status)
+      // A user's handler's HttpResponse.error(): no answer, as for a dropped request.
       if (response.type === 'error') return void res.destroy()
-      await sendFetchResponse(response, res, text)
+      await sendFetchResponse(response, res)
     } catch (error) {
       next(error)
     }

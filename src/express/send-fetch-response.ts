@@ -17,15 +17,10 @@ export function sendReply(reply: Reply, outgoing: ServerResponse) {
 }
 
 /**
- * Writes a Fetch `Response` to a Node response in one `writeHead` and one `end`. `text`
- * is its body when the adapter knows it already (the sandbox's own answers, built
- * without a body stream); any other response (a user's handler's) is read whole.
+ * Writes a Fetch `Response` (a user's handler's) to a Node response in one `writeHead`
+ * and one `end`, its body read whole.
  */
-export async function sendFetchResponse(
-  response: Response,
-  outgoing: ServerResponse,
-  text?: string,
-) {
+export async function sendFetchResponse(response: Response, outgoing: ServerResponse) {
   // A flat [name, value, ...] list: no object per response, and Set-Cookie stays a list.
   // The length is counted here, from the body written (msw 3's HttpResponse sets one too:
   // two would make clients refuse the response).
@@ -33,7 +28,7 @@ export async function sendFetchResponse(
   for (const [name, value] of response.headers) {
     if (name !== 'content-length') headers.push(name, value)
   }
-  const body = text ?? (response.body === null ? undefined : await readAll(response.body))
+  const body = response.body === null ? undefined : await readAll(response.body)
   if (body !== undefined) headers.push('content-length', String(Buffer.byteLength(body)))
   outgoing.writeHead(response.status, headers)
   outgoing.end(body)
