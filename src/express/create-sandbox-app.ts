@@ -1,5 +1,6 @@
 import express, {
   type Express,
+  type RequestHandler,
   type NextFunction,
   type Request,
   type Response,
@@ -94,16 +95,14 @@ export function buildSandboxApp(
   app.disable('x-powered-by')
   app.disable('etag')
 
-  // Who may use the server (docs/security.md): CORS headers first, so refusals carry
-  // them too; the Host, origin and token checks once the target is known to be sound.
+  // Who may use the server (docs/security.md).
   const access = createAccessControl(adapter, (req, res, failure) => {
     const target = originForm(req.url, req.headers.host)
     const url = requestUrl(req, 'localhost', '/')
     sendReply(port.refuse(toFetchRequest(req, url), failure, target), res)
   })
-  app.use(access.headers)
   // Before any routing, for every page of the server: a target or Host that is not one.
-  app.use((req, res, next) => {
+  const checkRequest = (req: Request, res: Response, next: NextFunction) => {
     const host = req.headers.host
     const target = originForm(req.url, host)
     const refused =
@@ -115,20 +114,28 @@ export function buildSandboxApp(
       '/',
     )
     sendReply(port.refuse(toFetchRequest(req, url), refused, target), res)
-  })
-  app.use(access.guard)
-  app.use(access.preflight)
-  // Before the sandbox's middleware, which answers everything under /__sandbox.
-  app.use(serveControlDocument)
+  }
+  const sandboxMiddleware = buildSandboxMiddleware(
+    sandbox,
+    adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {},
+    {
+      ...(fastPath ? { fastPath } : {}),
+      overridesEverywhere: true,
+      untrustedOrigin: access.untrustedOrigin,
+    },
+  )
+  // Who may use the server (docs/security.md): CORS headers first, so refusals carry
+  // them too; the Host, origin and token checks once the target is known to be sound;
+  // the control API's document before the sandbox's middleware, which answers
+  // everything else under /__sandbox.
   app.use(
-    buildSandboxMiddleware(
-      sandbox,
-      adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {},
-      {
-        ...(fastPath ? { fastPath } : {}),
-        overridesEverywhere: true,
-        untrustedOrigin: access.untrustedOrigin,
-      },
+    inOrder(
+      access.headers,
+      checkRequest,
+      access.guard,
+      access.preflight,
+      serveControlDocument,
+      sandboxMiddleware,
     ),
   )
   app.use(refusePageMethods(assets))
@@ -223,4 +230,27 @@ export function buildSandboxApp(
     enumerable: true,
   })
   return app as SandboxApp
+}
+
+/**
+ * Middlewares run one after the other in one Express layer, as Express would run them
+ * (a thrown error or a rejected promise goes to the error handler): a router layer for
+ * each costs more than most of these checks, on every request.
+ */
+function inOrder(...steps: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0
+    const step = (arg?: unknown) => {
+      if (arg !== undefined) return next(arg)
+      const handler = steps[index++]
+      if (handler === undefined) return next()
+      try {
+        const result: unknown = handler(req, res, step)
+        if (result instanceof Promise) result.catch((error: unknown) => next(error))
+      } catch (error) {
+        next(error)
+      }
+    }
+    step()
+  }
 }
