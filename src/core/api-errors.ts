@@ -90,7 +90,7 @@ export function errorReply(failure: Failure, headers: HeaderMap = {}): Reply {
     message: failure.message,
     status: failure.status,
   }
-  return jsonReply(failure.status, body, { ...headers, ...failure.headers })
+  return jsonReply(failure.status, body, headers, failure.headers ?? {})
 }
 
 /**

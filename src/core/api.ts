@@ -23,6 +23,7 @@ import { delay } from './latency.js'
 import type { Scenario } from './scenarios.js'
 import type { SandboxWorld } from './world.js'
 import { targetPath } from './request-target.js'
+import { isoTime } from './clock.js'
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
@@ -50,27 +51,26 @@ function describe(
   const method = request.method.toUpperCase()
   const found = routeApi(method, rest)
   const route = found.kind === 'route' ? found.route : undefined
+  // Fields set one by one, in the order the journal shows them: every request makes
+  // one entry, and spreads of optional parts cost more than the rest of it.
+  const entry: Described['entry'] = {
+    at: isoTime(world.clock.now()),
+    method,
+    path: journalPath(target),
+    scenario: world.activeScenario().name,
+  }
+  if (world.session !== undefined) entry.session = world.session
+  if (route) entry.operation = route.operationId
+  if (route?.deprecated) entry.deprecated = true
+  const headers = journalHeaders(request.headers)
+  if (headers) entry.headers = headers
   return {
     url,
     apiBase,
     found,
     extraHeaders: route?.deprecated ? deprecationHeaders(apiBase) : {},
-    entry: {
-      at: new Date(world.clock.now()).toISOString(),
-      method,
-      path: journalPath(target),
-      scenario: world.activeScenario().name,
-      ...(world.session === undefined ? {} : { session: world.session }),
-      ...(route ? { operation: route.operationId } : {}),
-      ...(route?.deprecated ? { deprecated: true as const } : {}),
-      ...withHeaders(request),
-    },
+    entry,
   }
-}
-
-function withHeaders(request: Request): Pick<JournalEntry, 'headers'> {
-  const headers = journalHeaders(request.headers)
-  return headers ? { headers } : {}
 }
 
 /** Reads a body once, for the resolver and then the journal. */
@@ -128,7 +128,7 @@ export async function handleApiRequest(
 ): Promise<Reply> {
   const started = performance.now()
   const { request } = call
-  call = { ...call, body: readOnce(call.body) }
+  call.body = readOnce(call.body)
   const described = describe(world, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
@@ -172,17 +172,13 @@ export async function handleApiRequest(
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
   const body = await bodyBytes(request, call.body)
-  world.record(
-    {
-      ...entry,
-      id: call.id,
-      status: reply.status,
-      durationMs,
-      ...(rateLimit ? { rateLimit } : {}),
-      ...(body ? journalBody(body) : {}),
-    },
-    body,
-  )
+  const recorded = entry as JournalEntry
+  recorded.id = call.id
+  recorded.status = reply.status
+  recorded.durationMs = durationMs
+  if (rateLimit) recorded.rateLimit = rateLimit
+  if (body) Object.assign(recorded, journalBody(body))
+  world.record(recorded, body)
   return reply
 }
 
@@ -296,7 +292,8 @@ async function answer(
     return errorReply(decision.failure, { ...decision.headers, ...extraHeaders })
   }
 
-  const headers = { ...decision.headers, ...extraHeaders }
+  const headers = decision.headers
+  Object.assign(headers, extraHeaders)
   const outcome = await answerRoute(
     found,
     { method: request.method, path: url.pathname },
@@ -321,7 +318,8 @@ async function answer(
     noteFailure(entry, outcome)
     return errorReply(outcome, headers)
   }
-  return jsonReply(outcome.status, outcome.body, { ...headers, ...outcome.headers })
+  if (outcome.headers) Object.assign(headers, outcome.headers)
+  return jsonReply(outcome.status, outcome.body, headers)
 }
 
 /** The journal keeps a failure's code and message, for the inspector's "what to do". */

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { createClock } from './clock.js'
+import { CLOCK_RANGE, createClock, isoTime } from './clock.js'
 
 test('follows real time, shifted by set and advance', () => {
   let real = Date.parse('2027-01-01T00:00:00Z')
@@ -32,4 +32,24 @@ test('rejects what is not a date or a number of seconds', () => {
     /Failed to set the clock from "now": "soon" is not a date\. Use an ISO 8601 date/,
   )
   expect(() => clock.advance(Number.NaN)).toThrow(/Failed to advance the clock/)
+})
+
+test('isoTime writes what toISOString writes, across seconds, days and the clock range', () => {
+  const instants = [
+    CLOCK_RANGE.min,
+    CLOCK_RANGE.max,
+    Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+    Date.UTC(2027, 0, 1),
+    Date.UTC(2027, 0, 1, 0, 0, 0, 7),
+    Date.UTC(2027, 0, 1, 0, 0, 0, 42),
+    Date.UTC(2027, 0, 1, 0, 0, 0, 42) + 0.9,
+  ]
+  // Back and forth over the same seconds: the second it keeps is never stale.
+  for (const ms of [...instants, ...instants.reverse()]) {
+    expect(isoTime(ms)).toBe(new Date(ms).toISOString())
+  }
+  for (let ms = 1_795_000_000_000; ms < 1_795_000_003_000; ms += 37) {
+    expect(isoTime(ms)).toBe(new Date(ms).toISOString())
+  }
+  expect(() => isoTime(Number.NaN)).toThrow(RangeError)
 })

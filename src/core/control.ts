@@ -59,6 +59,6 @@ export async function handleControlRequest(
   )
   if (outcome instanceof Failure) return errorReply(outcome)
   if (outcome.status === 204)
-    return { status: 204, headers: outcome.headers ?? {}, text: '' }
-  return jsonReply(outcome.status, outcome.body, outcome.headers)
+    return { status: 204, headers: { ...outcome.headers }, text: '' }
+  return jsonReply(outcome.status, outcome.body, outcome.headers ?? {})
 }

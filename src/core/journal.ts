@@ -111,7 +111,10 @@ export class Journal implements BudgetedJournal {
    * sessions' requests. Without one (a journal of its own) it takes the next number.
    */
   add(entry: Omit<JournalEntry, 'id'> & { id?: number }) {
-    const full = { ...entry, id: entry.id ?? this.#lastId + 1 } as JournalEntry
+    // An entry with its id is kept as given (its request's, made for the journal).
+    const full = (
+      entry.id === undefined ? { ...entry, id: this.#lastId + 1 } : entry
+    ) as JournalEntry
     this.#lastId = full.id
     if (this.size === 0 || full.bodyTruncated) this.#complete = false
     if (this.size > 0) {

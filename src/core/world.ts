@@ -138,7 +138,7 @@ export class SandboxWorld implements SessionEntry, World {
     // The scenario the request ran under, by the name its entry keeps.
     const scenario = this.findScenario(entry.scenario) ?? this.#active
     this.#card ??= new ReportCard()
-    this.#card.observe(entry, { scenario, clock: this.clock, ...(body ? { body } : {}) })
+    this.#card.observe(entry, { scenario, clock: this.clock, body })
   }
 
   /** The report card of this world's requests since it started or was reset. */
