@@ -84,13 +84,13 @@ export function forcedFailure(status: number, code: string, message: string): Fa
  * failure's own (`Allow`). Used by the core, the Express app and the socket-level
  * answers alike.
  */
-export function errorReply(failure: Failure, headers: HeaderMap = {}): Reply {
+export function errorReply(failure: Failure, ...headers: HeaderMap[]): Reply {
   const body: ApiError = {
     code: failure.code,
     message: failure.message,
     status: failure.status,
   }
-  return jsonReply(failure.status, body, headers, failure.headers ?? {})
+  return jsonReply(failure.status, body, ...headers, failure.headers ?? {})
 }
 
 /**

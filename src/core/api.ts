@@ -80,12 +80,13 @@ function readOnce(read: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
 }
 
 /** A request's body, read only for methods that carry one: for the journal and the report card. */
-async function bodyBytes(
-  request: Request,
-  read: () => Promise<Uint8Array>,
-): Promise<Uint8Array | undefined> {
+/** GET and HEAD bodies are ignored (and never read). */
+function hasNoBody(request: Request): boolean {
   const method = request.method.toUpperCase()
-  if (method === 'GET' || method === 'HEAD') return undefined
+  return method === 'GET' || method === 'HEAD'
+}
+
+async function bodyBytes(read: () => Promise<Uint8Array>): Promise<Uint8Array | undefined> {
   try {
     return await read()
   } catch {
@@ -132,7 +133,7 @@ export async function handleApiRequest(
   const described = describe(world, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
 
-  await world.ready
+  if (world.loading) await world.ready
   // Strongest first: the request's header, the key's scenario, the session's switch.
   let scenario = world.activeScenario()
   const requested = requestedScenario(request)
@@ -148,10 +149,7 @@ export async function handleApiRequest(
       `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.registry.unknownReason(requested.slice(0, 60))}. ${world.registry.hint()}${definedHint(world)}`,
     )
     noteFailure(entry, failure)
-    reply = errorReply(failure, {
-      ...peekHeaders(world, scenario, known),
-      ...extraHeaders,
-    })
+    reply = errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
   } else {
     if (named) scenario = named
     entry.scenario = scenario.name
@@ -171,7 +169,7 @@ export async function handleApiRequest(
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
-  const body = await bodyBytes(request, call.body)
+  const body = hasNoBody(request) ? undefined : await bodyBytes(call.body)
   const recorded = entry as JournalEntry
   recorded.id = call.id
   recorded.status = reply.status
@@ -233,10 +231,7 @@ export function answerRefusedRequest(
   id: number,
 ): Reply {
   const { entry, extraHeaders, scenario, known } = uncounted(world, request, target)
-  const reply = errorReply(failure, {
-    ...peekHeaders(world, scenario, known),
-    ...extraHeaders,
-  })
+  const reply = errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
   const rateLimit = journalRateLimit(reply.headers)
   world.record({
     ...entry,
@@ -278,8 +273,7 @@ async function answer(
     const failure = fail(auth.code, auth.message)
     noteFailure(entry, failure)
     if (known) Object.assign(entry, { key: known.key, plan: known.planName })
-    const headers = { ...peekHeaders(world, scenario, known), ...extraHeaders }
-    return errorReply(failure, headers)
+    return errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
   }
 
   const { key } = auth
@@ -289,7 +283,7 @@ async function answer(
   if (!decision.allowed) {
     if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
     noteFailure(entry, decision.failure)
-    return errorReply(decision.failure, { ...decision.headers, ...extraHeaders })
+    return errorReply(decision.failure, decision.headers, extraHeaders)
   }
 
   const headers = decision.headers
@@ -310,7 +304,7 @@ async function answer(
         params,
         scenario,
         apiBase,
-        dataset: async () => world.dataset(scenario),
+        dataset: () => Promise.resolve(world.dataset(scenario)),
         body: call.body,
       }),
   )

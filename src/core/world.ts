@@ -256,6 +256,11 @@ export class SandboxWorld implements SessionEntry, World {
     return this.#active
   }
 
+  /** Whether a load of its pets is queued or running (requests then wait for `ready`). */
+  get loading(): boolean {
+    return this.#pets.loading
+  }
+
   get ready(): Promise<void> {
     return this.#pets.ready
   }
