@@ -31,6 +31,26 @@ test('keeps the most recent entries, newest first, and counts on across clear()'
   expect(journal.lastId).toBe(5)
 })
 
+test('after many drops (its dropped places cut off now and then) it still holds the last entries, found by id', () => {
+  for (const size of [1, 10, 100]) {
+    const journal = new Journal(size)
+    for (let index = 1; index <= 1000; index++) {
+      journal.add({ ...request(`/${index}`), id: index * 2 })
+      const kept = Math.min(index, size)
+      expect(journal.count).toBe(kept)
+      const newest = journal.recent(1)[0]
+      expect(newest?.id).toBe(index * 2)
+      const oldest = journal.recent()[kept - 1]
+      expect(oldest?.id).toBe((index - kept + 1) * 2)
+      expect(journal.find((index - kept + 1) * 2)).toBe(oldest)
+      expect(journal.find((index - kept) * 2)).toBeUndefined()
+      expect(journal.find(index * 2 - 1)).toBeUndefined()
+    }
+    const ids = journal.recent(size, 1990).map((entry) => entry.id)
+    expect(ids).toEqual([2000, 1998, 1996, 1994, 1992].slice(0, size))
+  }
+})
+
 test('over its body budget, the oldest entries lose their bodies first', () => {
   const journal = new Journal(100)
   const body = 'x'.repeat(JOURNAL_BODY_BUDGET / 4)

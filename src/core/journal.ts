@@ -78,6 +78,13 @@ const HEADER_COUNT_LIMIT = 16
  */
 export class Journal implements BudgetedJournal {
   #entries: JournalEntry[] | undefined
+  /**
+   * Where its entries start in `#entries` (and its numbers in `#sizes`, `#sequences`):
+   * dropping the oldest moves it on, and the dropped places are cut off once they are
+   * half the array (a shift of every array for every request cost more than the rest
+   * of the journal).
+   */
+  #head = 0
   /** Beside each entry, with a budget: the bytes it counts and its number in the budget's order. */
   #sizes: number[] | undefined
   #sequences: number[] | undefined
@@ -128,7 +135,7 @@ export class Journal implements BudgetedJournal {
         this.#sizes = append(this.#sizes, bytes)
         this.#sequences = append(this.#sequences, budget.nextSequence())
       }
-      if (entries.length > this.size) this.dropOldest()
+      if (entries.length - this.#head > this.size) this.dropOldest()
       if (full.body !== undefined) {
         const withBody = append(this.#withBody, full)
         this.#withBody = withBody
@@ -145,7 +152,7 @@ export class Journal implements BudgetedJournal {
 
   /** The number of entries it holds. */
   get count(): number {
-    return this.#entries?.length ?? 0
+    return (this.#entries?.length ?? 0) - this.#head
   }
 
   /**
@@ -167,20 +174,30 @@ export class Journal implements BudgetedJournal {
 
   /** @internal The budget's number of the oldest entry (the budget asks only when there is one). */
   oldestSequence(): number {
-    return this.#sequences?.[0] ?? 0
+    return this.#sequences?.[this.#head] ?? 0
   }
 
   /** Drops the oldest entry, as the size limit and the budget do. */
   dropOldest(): void {
-    const dropped = this.#entries?.shift()
-    if (dropped === undefined) return
+    const entries = this.#entries
+    const head = this.#head
+    const dropped = entries?.[head]
+    if (entries === undefined || dropped === undefined) return
     this.#complete = false
     if (dropped.body !== undefined && this.#withBody?.[0] === dropped) {
       this.#withBody.shift()
       this.#bodyChars -= dropped.body.length
     }
-    this.#sequences?.shift()
-    const bytes = this.#sizes?.shift() ?? 0
+    const bytes = this.#sizes?.[head] ?? 0
+    // The place no longer holds the entry, so it can go before the array is cut.
+    ;(entries as Array<JournalEntry | undefined>)[head] = undefined
+    this.#head = head + 1
+    if (this.#head >= 32 && this.#head * 2 >= entries.length) {
+      entries.splice(0, this.#head)
+      this.#sizes?.splice(0, this.#head)
+      this.#sequences?.splice(0, this.#head)
+      this.#head = 0
+    }
     this.#bytes -= bytes
     this.#budget?.dropped(this, bytes)
   }
@@ -196,7 +213,7 @@ export class Journal implements BudgetedJournal {
     const entries = this.#entries
     if (!sizes || !entries) return
     const bytes = utf8Length(body)
-    ;(sizes[firstAfter(entries, entry.id - 1)] as number) -= bytes
+    ;(sizes[firstAfter(entries, entry.id - 1, this.#head)] as number) -= bytes
     this.#bytes -= bytes
     this.#budget?.count(-bytes)
   }
@@ -204,8 +221,9 @@ export class Journal implements BudgetedJournal {
   /** The most recent entries, newest first; with `after`, only those with a greater id. */
   recent(limit = this.size, after?: number): JournalEntry[] {
     const entries = this.#entries ?? []
-    let start = Math.max(0, entries.length - limit)
-    if (after !== undefined) start = Math.max(start, firstAfter(entries, after))
+    let start = Math.max(this.#head, entries.length - limit)
+    if (after !== undefined)
+      start = Math.max(start, firstAfter(entries, after, this.#head))
     return entries.slice(start).reverse()
   }
 
@@ -213,7 +231,7 @@ export class Journal implements BudgetedJournal {
   find(id: number): JournalEntry | undefined {
     const entries = this.#entries
     if (!entries) return undefined
-    const entry = entries[firstAfter(entries, id - 1)]
+    const entry = entries[firstAfter(entries, id - 1, this.#head)]
     return entry?.id === id ? entry : undefined
   }
 
@@ -227,6 +245,7 @@ export class Journal implements BudgetedJournal {
     this.#bytes = 0
     this.#budget?.count(-bytes)
     this.#entries = undefined
+    this.#head = 0
     this.#sizes = undefined
     this.#sequences = undefined
     this.#withBody = undefined
@@ -243,8 +262,8 @@ export class Journal implements BudgetedJournal {
 }
 
 /** The index of the first entry whose id is greater than `id` (ids grow): a binary search. */
-function firstAfter(entries: readonly JournalEntry[], id: number): number {
-  let low = 0
+function firstAfter(entries: readonly JournalEntry[], id: number, from: number): number {
+  let low = from
   let high = entries.length
   while (low < high) {
     const middle = (low + high) >>> 1
