@@ -65,12 +65,15 @@ function cachedText(value: unknown): string | undefined {
 function isRecord(value: object): boolean {
   if (!Object.isFrozen(value) || Object.getPrototypeOf(value) !== Object.prototype)
     return false
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key]
+  // Values, not getters (a frozen object's getter may answer differently each time).
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in descriptor)) return false
+    const field: unknown = descriptor.value
     if (typeof field === 'object' && field !== null) return false
   }
   return true
 }
+
 /** The reply to a request the scenario's `faults` dropped: nothing is sent. */
 export function droppedReply(): Reply {
   return { status: 0, headers: {}, text: '', dropped: true }
