@@ -86,7 +86,9 @@ function hasNoBody(request: Request): boolean {
   return method === 'GET' || method === 'HEAD'
 }
 
-async function bodyBytes(read: () => Promise<Uint8Array>): Promise<Uint8Array | undefined> {
+async function bodyBytes(
+  read: () => Promise<Uint8Array>,
+): Promise<Uint8Array | undefined> {
   try {
     return await read()
   } catch {
