@@ -1,6 +1,5 @@
 import express, {
   type Express,
-  type RequestHandler,
   type NextFunction,
   type Request,
   type Response,
@@ -26,6 +25,7 @@ import { renderLandingPage } from './landing-page.js'
 import { serveApiDocument, serveControlDocument } from './openapi-documents.js'
 import { packageAssets } from './package-assets.js'
 import { demoApiOrigin, pageHeaders, setPageHeaders } from './page-headers.js'
+import { inOrder } from './in-order.js'
 import { refusePageMethods } from './page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
@@ -230,27 +230,4 @@ export function buildSandboxApp(
     enumerable: true,
   })
   return app as SandboxApp
-}
-
-/**
- * Middlewares run one after the other in one Express layer, as Express would run them
- * (a thrown error or a rejected promise goes to the error handler): a router layer for
- * each costs more than most of these checks, on every request.
- */
-function inOrder(...steps: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let index = 0
-    const step = (arg?: unknown) => {
-      if (arg !== undefined) return next(arg)
-      const handler = steps[index++]
-      if (handler === undefined) return next()
-      try {
-        const result: unknown = handler(req, res, step)
-        if (result instanceof Promise) result.catch((error: unknown) => next(error))
-      } catch (error) {
-        next(error)
-      }
-    }
-    step()
-  }
 }
