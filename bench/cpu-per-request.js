@@ -1,0 +1,106 @@
+// CPU time per request of standalone servers under the same load, in interleaved runs:
+// a steadier measure than req/s on a shared machine, where other work moves the
+// throughput of every server but not what one request costs. Linux only (/proc).
+//
+//   node bench/cpu-per-request.js [server ...]
+//
+// A server is `bare` (bench/bare-express.js), `floor` (bench/msw-floor.js) or `sandbox`
+// (this checkout's built CLI), or `sandbox=<dir>` for the built CLI of another checkout
+// (a `git worktree` of the code before a change, built with `npm run build`). Default:
+// floor sandbox. Each round loads every server in turn with GET /v1/pets?limit=20
+// (autocannon, 50 connections); it prints each server's median CPU µs per request and
+// the median of its per-round ratios to the first server. BENCH_PAIRS (rounds, default
+// 7) and BENCH_REQUESTS (requests per run, default 10000) change the sizes.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import {
+  freePort,
+  guardChildren,
+  killAll,
+  sandboxArgs,
+  startNode,
+  waitFor200,
+} from './lib/children.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const PATH = '/v1/pets?limit=20'
+const AUTH = { authorization: 'Bearer sandbox-enterprise-key' }
+const ROUNDS = Number(process.env.BENCH_PAIRS ?? 7)
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000)
+
+/** User plus system CPU ticks (1/100 s) of a process, from /proc/<pid>/stat. */
+function cpuTicks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+async function start(spec, petsFile) {
+  const [kind, dir] = spec.split('=')
+  const port = await freePort()
+  const args =
+    kind === 'bare' || kind === 'floor'
+      ? [
+          join(ROOT, 'bench', kind === 'bare' ? 'bare-express.js' : 'msw-floor.js'),
+          String(port),
+          petsFile,
+        ]
+      : sandboxArgs(resolve(dir ?? ROOT), port)
+  if (kind !== 'bare' && kind !== 'floor' && kind !== 'sandbox')
+    throw new Error(`${spec}: a server is bare, floor, sandbox or sandbox=<dir>`)
+  const proc = startNode(args, { cwd: ROOT })
+  await waitFor200(proc, port, PATH, AUTH, performance.now())
+  return { spec, port, proc }
+}
+
+const load = (port, amount) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}${PATH}`,
+    headers: AUTH,
+    connections: 50,
+    amount,
+  })
+
+/** CPU µs per request of one run of `REQUESTS` requests. */
+async function measure(server) {
+  const before = cpuTicks(server.proc.child.pid)
+  const result = await load(server.port, REQUESTS)
+  const ticks = cpuTicks(server.proc.child.pid) - before
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(
+      `${server.spec}: ${result.non2xx} answers not 2xx, ${result.errors} errors`,
+    )
+  return (ticks * 10_000) / result.requests.total
+}
+
+const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1]
+
+guardChildren()
+const folder = mkdtempSync(join(tmpdir(), 'cpu-per-request-'))
+try {
+  const { createSandbox } = await import('../dist/index.js')
+  const sandbox = createSandbox({ seed: 42 })
+  await sandbox.ready
+  const petsFile = join(folder, 'pets.json')
+  writeFileSync(petsFile, JSON.stringify(sandbox.db.pets.all().slice(0, 20)))
+  const specs = process.argv.slice(2)
+  const servers = []
+  for (const spec of specs.length > 0 ? specs : ['floor', 'sandbox'])
+    servers.push(await start(spec, petsFile))
+  for (const server of servers) await load(server.port, REQUESTS)
+  const runs = servers.map(() => [])
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [index, server] of servers.entries())
+      runs[index].push(await measure(server))
+  for (const [index, server] of servers.entries()) {
+    const ratios = runs[index].map((value, round) => value / runs[0][round])
+    process.stdout.write(
+      `${server.spec.padEnd(32)} ${median(runs[index]).toFixed(1).padStart(7)} µs CPU a request (${runs[index].map((value) => value.toFixed(0)).join(', ')}), ${median(ratios).toFixed(2)} of ${servers[0].spec}\n`,
+    )
+  }
+} finally {
+  killAll()
+  rmSync(folder, { recursive: true, force: true })
+}
