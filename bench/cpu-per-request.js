@@ -11,7 +11,7 @@
 // (autocannon, 50 connections); it prints each server's median CPU µs per request and
 // the median of its per-round ratios to the first server. BENCH_PAIRS (rounds, default
 // 7) and BENCH_REQUESTS (requests per run, default 10000) change the sizes.
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -23,7 +23,9 @@ import {
   sandboxArgs,
   startNode,
   waitFor200,
+  writePets,
 } from './lib/children.js'
+import { median } from './lib/report.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PATH = '/v1/pets?limit=20'
@@ -37,19 +39,19 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12])
 }
 
+/** The baselines, as bench/run.js starts them. */
+const BASELINES = { bare: 'bare-express.js', floor: 'msw-floor.js' }
+
 async function start(spec, petsFile) {
   const [kind, dir] = spec.split('=')
+  const script = BASELINES[kind]
+  if (script === undefined && kind !== 'sandbox')
+    throw new Error(`${spec}: a server is bare, floor, sandbox or sandbox=<dir>`)
   const port = await freePort()
   const args =
-    kind === 'bare' || kind === 'floor'
-      ? [
-          join(ROOT, 'bench', kind === 'bare' ? 'bare-express.js' : 'msw-floor.js'),
-          String(port),
-          petsFile,
-        ]
-      : sandboxArgs(resolve(dir ?? ROOT), port)
-  if (kind !== 'bare' && kind !== 'floor' && kind !== 'sandbox')
-    throw new Error(`${spec}: a server is bare, floor, sandbox or sandbox=<dir>`)
+    script === undefined
+      ? sandboxArgs(resolve(dir ?? ROOT), port)
+      : [join(ROOT, 'bench', script), String(port), petsFile]
   const proc = startNode(args, { cwd: ROOT })
   await waitFor200(proc, port, PATH, AUTH, performance.now())
   return { spec, port, proc }
@@ -75,16 +77,10 @@ async function measure(server) {
   return (ticks * 10_000) / result.requests.total
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1]
-
 guardChildren()
 const folder = mkdtempSync(join(tmpdir(), 'cpu-per-request-'))
 try {
-  const { createSandbox } = await import('../dist/index.js')
-  const sandbox = createSandbox({ seed: 42 })
-  await sandbox.ready
-  const petsFile = join(folder, 'pets.json')
-  writeFileSync(petsFile, JSON.stringify(sandbox.db.pets.all().slice(0, 20)))
+  const petsFile = await writePets(folder)
   const specs = process.argv.slice(2)
   const servers = []
   for (const spec of specs.length > 0 ? specs : ['floor', 'sandbox'])

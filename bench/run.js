@@ -41,6 +41,7 @@ import {
   sandboxArgs,
   startNode,
   waitFor200,
+  writePets,
 } from './lib/children.js'
 import { runLoad } from './lib/load.js'
 import {
@@ -437,17 +438,6 @@ async function measureScale() {
     )
   }
   return rows
-}
-
-/** The 20 pets both servers answer GET /v1/pets?limit=20 with (seed 42). */
-async function writePets(dir) {
-  const { createSandbox } = await import('../dist/index.js')
-  const sandbox = createSandbox({ seed: 42 })
-  await sandbox.ready
-  const pets = sandbox.db.pets.all().slice(0, 20)
-  const file = join(dir, 'pets.json')
-  writeFileSync(file, JSON.stringify(pets))
-  return file
 }
 
 function machine() {

@@ -2,7 +2,7 @@
 // fails or is interrupted, so no server is left listening.
 import { clearTimeout, setTimeout } from 'node:timers'
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
@@ -205,4 +205,17 @@ export async function waitFor200(
       throw new Error(`no 200 from GET ${path} within ${timeoutMs} ms: ${proc.stderr}`)
     await sleep(intervalMs)
   }
+}
+
+/**
+ * Writes the 20 pets the bare Express and msw floor servers answer GET
+ * /v1/pets?limit=20 with (the sandbox's, seed 42) to `dir`/pets.json; returns the path.
+ */
+export async function writePets(dir) {
+  const { createSandbox } = await import('../../dist/index.js')
+  const sandbox = createSandbox({ seed: 42 })
+  await sandbox.ready
+  const file = join(dir, 'pets.json')
+  writeFileSync(file, JSON.stringify(sandbox.db.pets.all().slice(0, 20)))
+  return file
 }
