@@ -80,12 +80,6 @@ function readOnce(read: () => Promise<Uint8Array>): () => Promise<Uint8Array> {
 }
 
 /** A request's body, read only for methods that carry one: for the journal and the report card. */
-/** GET and HEAD bodies are ignored (and never read). */
-function hasNoBody(request: Request): boolean {
-  const method = request.method.toUpperCase()
-  return method === 'GET' || method === 'HEAD'
-}
-
 async function bodyBytes(
   read: () => Promise<Uint8Array>,
 ): Promise<Uint8Array | undefined> {
@@ -171,7 +165,10 @@ export async function handleApiRequest(
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)
-  const body = hasNoBody(request) ? undefined : await bodyBytes(call.body)
+  // GET and HEAD bodies are ignored, and never read.
+  const { method } = entry
+  const body =
+    method === 'GET' || method === 'HEAD' ? undefined : await bodyBytes(call.body)
   const recorded = entry as JournalEntry
   recorded.id = call.id
   recorded.status = reply.status

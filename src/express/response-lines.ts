@@ -73,17 +73,20 @@ export function createResponseLines(server: Server, limits: LineLimits): Respons
 
 /** The requests of one connection: the one being answered, and those sent ahead. */
 class Line {
-  busy = false
   readonly waiting: Array<() => void> = []
   reading: IncomingMessage | undefined
+  /** The response being answered, if any. */
   #current: ServerResponse | undefined
   /** When a sweep first found the current response stalled. */
   #stalledAt: number | undefined
 
   constructor(readonly socket: Duplex) {}
 
+  get busy(): boolean {
+    return this.#current !== undefined
+  }
+
   start(req: IncomingMessage, res: ServerResponse, answer: Answer) {
-    this.busy = true
     this.#current = res
     this.#stalledAt = undefined
     // A response emits 'close' once, when it is done or its connection went.
@@ -110,7 +113,6 @@ class Line {
   }
 
   readonly #release = () => {
-    this.busy = false
     this.#current = undefined
     this.#stalledAt = undefined
     const next = this.waiting.shift()
