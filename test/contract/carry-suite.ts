@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { validateHar } from '../har-schema/validate-har.js'
 import { openApiProblems } from './openapi.js'
+import { send } from './send.js'
 import type { ContractTarget } from './suite.js'
 
-const FREE = 'sandbox-free-key'
 const T0 = '2029-03-01T10:00:00.000Z'
 /** A scenario alice defines at run time. */
 const DOWN = {
@@ -38,17 +38,7 @@ export function defineCarrySuite(
       path: string,
       options: { session?: string; json?: unknown; key?: string } = {},
     ): Promise<Answer> {
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${options.key ?? FREE}`,
-      }
-      if (options.session !== undefined) headers['x-sandbox-session'] = options.session
-      let body: string | undefined
-      if (options.json !== undefined) {
-        body = JSON.stringify(options.json)
-        headers['content-type'] = 'application/json'
-      }
-      const response = await fetch(`${target.origin}${path}`, { method, headers, body })
-      const text = await response.text()
+      const { response, text } = await send(target.origin, method, path, options)
       const parsed = text === '' ? undefined : JSON.parse(text)
       const url = new URL(path, target.origin)
       expect(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { send, type SendOptions } from './send.js'
 import type { ContractTarget } from './suite.js'
 
 const FREE = 'sandbox-free-key'
@@ -29,19 +30,9 @@ export function defineSessionsSuite(
     async function call(
       method: string,
       path: string,
-      options: { key?: string | null; session?: string; json?: unknown } = {},
+      options: Pick<SendOptions, 'key' | 'session' | 'json'> = {},
     ): Promise<Answer> {
-      const headers: Record<string, string> = {}
-      const key = options.key === undefined ? FREE : options.key
-      if (key !== null) headers.authorization = `Bearer ${key}`
-      if (options.session !== undefined) headers['x-sandbox-session'] = options.session
-      let body: string | undefined
-      if (options.json !== undefined) {
-        body = JSON.stringify(options.json)
-        headers['content-type'] = 'application/json'
-      }
-      const response = await fetch(`${target.origin}${path}`, { method, headers, body })
-      const text = await response.text()
+      const { response, text } = await send(target.origin, method, path, options)
       return {
         status: response.status,
         headers: response.headers,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { openApiProblems } from './openapi.js'
+import { send, type SendOptions } from './send.js'
 
 /** A running sandbox the suite talks to over `fetch`, whatever the runtime. */
 export interface ContractTarget {
@@ -37,23 +38,9 @@ export function defineContractSuite(
     async function call(
       method: string,
       path: string,
-      options: {
-        key?: string | null
-        headers?: Record<string, string>
-        json?: unknown
-        body?: string
-      } = {},
+      options: Omit<SendOptions, 'session'> = {},
     ): Promise<Reply> {
-      const headers: Record<string, string> = { ...options.headers }
-      const key = options.key === undefined ? FREE : options.key
-      if (key !== null) headers.authorization = `Bearer ${key}`
-      let body = options.body
-      if (options.json !== undefined) {
-        body = JSON.stringify(options.json)
-        headers['content-type'] ??= 'application/json'
-      }
-      const response = await fetch(`${target.origin}${path}`, { method, headers, body })
-      const text = await response.text()
+      const { response, text } = await send(target.origin, method, path, options)
       let parsed: unknown = text
       if (response.headers.get('content-type')?.startsWith('application/json'))
         parsed = JSON.parse(text)
