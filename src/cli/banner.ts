@@ -2,6 +2,7 @@ import { CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import { BOLD, CYAN, DIM, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
+import { thousands } from '../core/text.js'
 
 /** What the banner says besides the sandbox's state. */
 export interface BannerInfo {
@@ -85,7 +86,6 @@ export function formatBanner(
       ...(token === undefined ? [] : [`control token: ${token}`]),
       ...warnings.map((line) => `⚠ ${line}`),
     ].join('\n')
-  const number = (value: number) => value.toLocaleString('en-US')
   const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
   const width = Math.max(...state.keys.map((entry) => entry.key.length)) + 2
   const planWidth = Math.max(...state.keys.map((entry) => entry.plan.length)) + 2
@@ -124,7 +124,7 @@ export function formatBanner(
         `    ${entry.key.padEnd(width)}${entry.plan.padEnd(planWidth)}${
           entry.expired
             ? 'always 401 expired_api_key'
-            : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day`
+            : `${thousands(entry.perMinute)}/min, ${thousands(entry.perDay)}/day`
         }${entry.scenario ? `, scenario ${entry.scenario}` : ''}`,
     ),
     `  ${paint(DIM, 'Sessions: add .<id> to a key (sandbox-free-key.alice) or send X-Sandbox-Session: <id>')}`,

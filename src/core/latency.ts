@@ -1,11 +1,12 @@
 import * as z from 'zod/mini'
 import { MAX_LATENCY_MS } from './limits.js'
+import { thousands } from './text.js'
 
 /** Added to every /v1 response: milliseconds, or a range a delay is drawn from. */
 export type Latency = number | { minMs: number; maxMs: number }
 
 /** The rule, as messages state it. */
-export const LATENCY_RULE = `milliseconds from 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} (e.g. 250) or a range such as { "minMs": 100, "maxMs": 500 } with minMs <= maxMs`
+export const LATENCY_RULE = `milliseconds from 0 to ${thousands(MAX_LATENCY_MS)} (e.g. 250) or a range such as { "minMs": 100, "maxMs": 500 } with minMs <= maxMs`
 
 const isMs = (value: unknown): value is number =>
   typeof value === 'number' && value >= 0 && value <= MAX_LATENCY_MS

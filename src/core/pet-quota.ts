@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_PETS, DEFAULT_MAX_TOTAL_PETS } from './limits.js'
+import { thousands } from './text.js'
 
 /**
  * How many pets requests have created, against the sandbox's limits: each world (a
@@ -39,10 +40,10 @@ export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
     },
     refusal(created) {
       if (created >= maxPets) {
-        return `This world holds ${maxPets.toLocaleString('en-US')} created pets, the most the sandbox keeps in one (maxPets, --max-pets). ${RESET_HINT}`
+        return `This world holds ${thousands(maxPets)} created pets, the most the sandbox keeps in one (maxPets, --max-pets). ${RESET_HINT}`
       }
       if (total >= maxTotalPets) {
-        return `The sandbox holds ${maxTotalPets.toLocaleString('en-US')} created pets across its worlds, the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
+        return `The sandbox holds ${thousands(maxTotalPets)} created pets across its worlds, the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
       }
       return undefined
     },

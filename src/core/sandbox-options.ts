@@ -14,6 +14,7 @@ import {
 import type { SandboxOptions } from './sandbox-types.js'
 import { petSchema } from './schemas.js'
 import { STATE_FORMAT } from './store.js'
+import { thousands } from './text.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -43,7 +44,7 @@ export function checkOptions(options: SandboxOptions): void {
     'create the sandbox',
     // Only the first letter: the rule may name fields (minMs).
     `option ${String(issue?.path.join('.'))} ${issue?.message.replace(/^./, (first) => first.toLowerCase())}`,
-    `See docs/options.md#options: seed is an integer, count 0 to ${MAX_COUNT.toLocaleString('en-US')}, journalSize 0 to ${MAX_JOURNAL_SIZE.toLocaleString('en-US')}, maxJournalBytes 0 to ${MAX_JOURNAL_BYTES_LIMIT.toLocaleString('en-US')}, maxPets and maxTotalPets 0 to ${MAX_PETS_LIMIT.toLocaleString('en-US')}, maxSessions 1 to ${MAX_SESSIONS_LIMIT.toLocaleString('en-US')}, sessionTtlSeconds 1 to ${MAX_SESSION_TTL_SECONDS.toLocaleString('en-US')}, latency 0 to ${MAX_LATENCY_MS.toLocaleString('en-US')} ms or { minMs, maxMs }.`,
+    `See docs/options.md#options: seed is an integer, count 0 to ${thousands(MAX_COUNT)}, journalSize 0 to ${thousands(MAX_JOURNAL_SIZE)}, maxJournalBytes 0 to ${thousands(MAX_JOURNAL_BYTES_LIMIT)}, maxPets and maxTotalPets 0 to ${thousands(MAX_PETS_LIMIT)}, maxSessions 1 to ${thousands(MAX_SESSIONS_LIMIT)}, sessionTtlSeconds 1 to ${thousands(MAX_SESSION_TTL_SECONDS)}, latency 0 to ${thousands(MAX_LATENCY_MS)} ms or { minMs, maxMs }.`,
   )
 }
 

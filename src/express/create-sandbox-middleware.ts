@@ -23,6 +23,7 @@ import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
+import { thousands } from '../core/text.js'
 
 /** What the adapter keeps beside a request: what the sandbox reads, then its reply. */
 interface AdapterInit extends HandleInit {
@@ -182,7 +183,7 @@ export function buildSandboxMiddleware(
             toFetchRequest(req, url),
             fail(
               'payload_too_large',
-              `The request body is larger than the sandbox accepts (${taken.toLocaleString('en-US')} bytes). ${taken === limit ? 'A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.' : 'A session export imports without its "journal" field: leave it out to make the body smaller.'}`,
+              `The request body is larger than the sandbox accepts (${thousands(taken)} bytes). ${taken === limit ? 'A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.' : 'A session export imports without its "journal" field: leave it out to make the body smaller.'}`,
             ),
             target,
           )

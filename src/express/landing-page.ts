@@ -1,5 +1,6 @@
 import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
+import { thousands } from '../core/text.js'
 
 /** What the landing page shows besides the sandbox's state. */
 export interface LandingPageInfo {
@@ -26,7 +27,6 @@ export function renderLandingPage(state: SandboxState, info: LandingPageInfo): s
       ? ''
       : `?token=${escapeHtml(encodeURIComponent(info.controlToken))}`
   const curl = `curl -H 'Authorization: Bearer ${key}' '${info.origin}/v1/pets?limit=3'`
-  const number = (value: number) => value.toLocaleString('en-US')
   const rows = (cells: string[][]) =>
     cells
       .map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
@@ -58,7 +58,7 @@ nav a { margin-right: 1rem; }
 </head>
 <body>
 <h1>petstore-sandbox</h1>
-<p class="lead">A stateful sandbox of the Pet Adoption Service v1 API (version ${escapeHtml(info.version)}): realistic, deterministic data (seed ${state.seed}, ${number(state.counts.pets)} pets), demo keys, rate limits, scenarios and a controllable clock.</p>
+<p class="lead">A stateful sandbox of the Pet Adoption Service v1 API (version ${escapeHtml(info.version)}): realistic, deterministic data (seed ${state.seed}, ${thousands(state.counts.pets)} pets), demo keys, rate limits, scenarios and a controllable clock.</p>
 <nav>
 ${info.docs ? `<a href="/docs/${token}">API reference (try it)</a>` : ''}
 ${info.inspector ? `<a href="/inspector/${token}">Request inspector (live)</a>` : ''}
@@ -88,7 +88,7 @@ ${rows(
     escapeHtml(entry.plan),
     entry.expired
       ? 'always 401 <code>expired_api_key</code>'
-      : `${number(entry.perMinute)}/min, ${number(entry.perDay)}/day${entry.scenario ? `; selects the scenario <code>${escapeHtml(entry.scenario)}</code>` : ''}`,
+      : `${thousands(entry.perMinute)}/min, ${thousands(entry.perDay)}/day${entry.scenario ? `; selects the scenario <code>${escapeHtml(entry.scenario)}</code>` : ''}`,
   ]),
 )}
 </tbody>
