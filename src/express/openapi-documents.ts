@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs'
 import type { NextFunction, Request, Response } from 'express'
 import { errorReply } from '../core/api-errors.js'
 import { methodNotAllowed } from '../core/route-outcome.js'
+import { apiServerUrl, controlServerUrl } from '../openapi/servers.js'
+import { packageAssets } from './package-assets.js'
 import { PAGE_ALLOW } from './page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { requestUrl } from './to-fetch-request.js'
@@ -15,9 +18,8 @@ import { requestUrl } from './to-fetch-request.js'
 export const CONTROL_DOCUMENT_PATH = '/__sandbox/openapi.json'
 
 /** `GET /openapi.json`: the API's document, naming the server it was fetched from. */
-export function serveApiDocument(req: Request, res: Response) {
-  // The promise goes back to Express 5, which hands a failure to the app's error handler.
-  return sendDocument(req, res, 'api')
+export function serveApiDocument(req: Request, res: Response, next: NextFunction) {
+  sendDocument(req, res, next, 'api')
 }
 
 /**
@@ -37,23 +39,45 @@ export function serveControlDocument(req: Request, res: Response, next: NextFunc
     )
     return sendReply(errorReply(failure), res)
   }
-  return sendDocument(req, res, 'control')
+  sendDocument(req, res, next, 'control')
 }
 
-async function sendDocument(req: Request, res: Response, which: 'api' | 'control') {
-  // Loaded on first use: zod's JSON Schema output is no part of the server's startup.
-  const { createControlOpenApiDocument, createOpenApiDocument } =
-    await import('../openapi/create-openapi-document.js')
+/** The shipped documents, parsed once: each answer copies one and names its server. */
+const shipped = new Map<string, { servers: { url: string }[] }>()
+
+function sendDocument(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  which: 'api' | 'control',
+) {
+  // The build writes both documents from the zod schemas and the route table
+  // (scripts/write-openapi.js); serving those files keeps zod's JSON Schema output, and
+  // full zod with it, out of the server and of every bundle of the library.
+  const assets = packageAssets()
+  const file = which === 'api' ? assets.openApiFile : assets.controlOpenApiFile
+  // A package without its built documents: the app's 404, as for any unknown path.
+  if (file === undefined) return next()
+  let document = shipped.get(file)
+  if (document === undefined) {
+    document = JSON.parse(readFileSync(file, 'utf8')) as { servers: { url: string }[] }
+    shipped.set(file, document)
+  }
   // The documents name the server they were fetched from, so "try it" tools and
   // generated clients call it: its origin (the Host was checked before routing) and the
   // path the app is mounted at, if any (`app.use('/mock', createSandboxApp())`).
   const origin = requestUrl(req, req.headers.host ?? 'localhost', '/').origin
   const serverUrl = `${origin}${req.baseUrl}`
-  const create = which === 'api' ? createOpenApiDocument : createControlOpenApiDocument
-  const document = JSON.stringify(create({ serverUrl }), null, 2)
+  const [first, ...others] = document.servers
+  const url = which === 'api' ? apiServerUrl(serverUrl) : controlServerUrl(serverUrl)
+  const text = JSON.stringify(
+    { ...document, servers: [{ ...first, url }, ...others] },
+    null,
+    2,
+  )
   res.writeHead(200, {
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(document),
+    'content-length': Buffer.byteLength(text),
   })
-  res.end(document)
+  res.end(text)
 }

@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url'
 
 /** Files the standalone server serves beside the API, found in the installed package. */
 export interface PackageAssets {
-  /** The OpenAPI document, when the package has one (built or from source). */
+  /** The API's OpenAPI document (`dist/openapi.json`), when it was built. */
   openApiFile: string | undefined
+  /** The control API's OpenAPI document (`dist/control-openapi.json`), when it was built. */
+  controlOpenApiFile: string | undefined
   /** The browser demo's folder (`dist/demo`), when it was built. */
   demoDir: string | undefined
   /** The API reference page's folder (`dist/docs`), when it was built. */
@@ -33,7 +35,8 @@ export function packageAssets(): PackageAssets {
     return dir && isDirectory(dir) ? dir : undefined
   }
   cached = {
-    openApiFile: first('dist/openapi.json', 'src/core/openapi.json'),
+    openApiFile: first('dist/openapi.json'),
+    controlOpenApiFile: first('dist/control-openapi.json'),
     demoDir: built('demo'),
     docsDir: built('docs'),
     inspectorDir: built('inspector'),

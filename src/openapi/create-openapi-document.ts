@@ -1,5 +1,8 @@
 import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
-import { createPaths, trimOrigin, usedComponents } from './document-builder.js'
+import { createPaths, usedComponents } from './document-builder.js'
+import { apiServerUrl, controlServerUrl } from './servers.js'
+
+export { DEFAULT_SERVER_URL } from './servers.js'
 
 /** Options of {@link createOpenApiDocument} and {@link createControlOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -10,12 +13,6 @@ export interface OpenApiDocumentOptions {
    */
   serverUrl?: string
 }
-
-/** The origin the CLI serves on by default, named by the shipped document. */
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4010'
-
-/** The path prefix the API's operations are relative to. */
-const API_BASE = '/v1'
 
 const LICENSE = { name: 'MIT', identifier: 'MIT' }
 
@@ -33,7 +30,6 @@ const LICENSE = { name: 'MIT', identifier: 'MIT' }
  * @see docs/openapi.md
  */
 export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
-  const origin = trimOrigin(options.serverUrl ?? DEFAULT_SERVER_URL)
   const paths = createPaths(API_ROUTES, '')
   return {
     openapi: '3.1.0',
@@ -49,7 +45,10 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
       license: LICENSE,
     },
     servers: [
-      { url: `${origin}${API_BASE}`, description: 'This sandbox (petstore-sandbox)' },
+      {
+        url: apiServerUrl(options.serverUrl),
+        description: 'This sandbox (petstore-sandbox)',
+      },
       {
         url: '{base_url}',
         description:
@@ -111,8 +110,6 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions = {}) {
  * @see docs/openapi.md
  */
 export function createControlOpenApiDocument(options: OpenApiDocumentOptions = {}) {
-  // '/' stays '/': a server URL relative to wherever the document was read from.
-  const root = trimOrigin(options.serverUrl ?? '/') || '/'
   const paths = createPaths(CONTROL_ROUTES, CONTROL_PATH, { 'x-sandbox': true })
   return {
     openapi: '3.1.0',
@@ -129,7 +126,8 @@ export function createControlOpenApiDocument(options: OpenApiDocumentOptions = {
     },
     servers: [
       {
-        url: root,
+        // '/' stays '/': a server URL relative to wherever the document was read from.
+        url: controlServerUrl(options.serverUrl),
         description:
           "This sandbox's root: the control API is under /__sandbox, outside /v1.",
       },

@@ -13,9 +13,6 @@ import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'
 
 let schemas: Record<string, JsonSchema> | undefined
 
-/** The origin a document names, without a trailing slash. */
-export const trimOrigin = (url: string) => url.replace(/\/+$/, '')
-
 /**
  * The paths of `routes` under `prefix` (`/__sandbox` for the control API, none for the
  * API): each route once, under its template, documented by operationId.
