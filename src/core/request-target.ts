@@ -116,10 +116,10 @@ export function decodeParam(name: string, raw: string): string | Failure {
   }
 }
 
-/** A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else. */
 /** The last Host found sound: a client sends the same one with every request. */
 let lastHost: string | undefined
 
+/** A host name, IPv4 or bracketed IPv6 address, and an optional port: nothing else. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::[0-9]{0,5})?$/
 
 /**

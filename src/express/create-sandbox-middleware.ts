@@ -19,11 +19,11 @@ import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
+import { thousands } from '../core/text.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
-import { thousands } from '../core/text.js'
 
 /** What the adapter keeps beside a request: what the sandbox reads, then its reply. */
 interface AdapterInit extends HandleInit {

@@ -38,7 +38,8 @@ export const TRANSPORT_LIMITS = {
   /**
    * A response the server has written must leave its buffers within this time (the
    * clock restarts whenever the client takes what was buffered; checked once a second,
-   * or each half of this time if it is shorter); else the connection is closed. A client that stops reading holds one response, then is disconnected.
+   * or each half of this time if it is shorter); else the connection is closed. A
+   * client that stops reading holds one response, then is disconnected.
    */
   sendTimeoutMs: 30_000,
   /** A connection idle between requests is closed after this time (Node's default). */
