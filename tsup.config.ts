@@ -87,6 +87,9 @@ export default defineConfig([
       index: 'src/index.ts',
       'node/index': 'src/node/index.ts',
       'browser/index': 'src/browser/index.ts',
+      // The inspector panel, a devtool, is an entry of its own: apps that never open it
+      // do not carry it (docs/performance.md, "The browser entry").
+      'browser/inspector': 'src/browser/inspector-panel.ts',
       'browser/wrong-runtime': 'src/browser/wrong-runtime.ts',
       'node/wrong-runtime': 'src/node/wrong-runtime.ts',
       'express/wrong-runtime': 'src/express/wrong-runtime.ts',
@@ -100,6 +103,7 @@ export default defineConfig([
         index: 'src/index.ts',
         'node/index': 'src/node/index.ts',
         'browser/index': 'src/browser/index.ts',
+        'browser/inspector': 'src/browser/inspector-panel.ts',
         'express/index': 'src/express/index.ts',
       },
     },

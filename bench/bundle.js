@@ -2,7 +2,8 @@
 // gzips a page that starts msw's worker with one handler, once with msw alone (the
 // baseline: setupWorker from msw/browser and http from msw) and once with
 // setupSandboxWorker from the built dist/browser entry as well; the difference is what
-// the sandbox adds. Also names the largest packages of the sandbox page.
+// the sandbox adds. Also names the largest packages of the sandbox page, and what the
+// inspector entry adds for an app that imports it too.
 import { build } from 'esbuild'
 import { gzipSync } from 'node:zlib'
 
@@ -15,6 +16,15 @@ import { http } from 'msw'
 import { setupSandboxWorker } from './dist/browser/index.js'
 globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()
 globalThis.startSandbox = () => setupSandboxWorker({ seed: 42 }).start()`,
+  // The inspector panel is an entry of its own (a devtool an app imports on demand): what
+  // it adds when an app does import it, beside the worker.
+  inspector: `import { setupWorker } from 'msw/browser'
+import { http } from 'msw'
+import { setupSandboxWorker } from './dist/browser/index.js'
+import { openInspector } from './dist/browser/inspector.js'
+globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()
+globalThis.startSandbox = () => setupSandboxWorker({ seed: 42 }).start()
+globalThis.inspect = (worker) => openInspector(worker)`,
 }
 
 async function bundle(root, contents) {
@@ -52,6 +62,7 @@ async function bundle(root, contents) {
 export async function measureBundle(root) {
   const msw = await bundle(root, PAGES.msw)
   const sandbox = await bundle(root, PAGES.sandbox)
+  const inspector = await bundle(root, PAGES.inspector)
   const added = Object.entries(sandbox.packages)
     .map(([name, bytes]) => [name, bytes - (msw.packages[name] ?? 0)])
     .filter(([, bytes]) => bytes > 512)
@@ -62,6 +73,11 @@ export async function measureBundle(root) {
     added: {
       minKb: (sandbox.minBytes - msw.minBytes) / 1024,
       gzipKb: (sandbox.gzipBytes - msw.gzipBytes) / 1024,
+    },
+    // What `petstore-sandbox/browser/inspector` adds on top, for an app that imports it.
+    inspector: {
+      minKb: (inspector.minBytes - sandbox.minBytes) / 1024,
+      gzipKb: (inspector.gzipBytes - sandbox.gzipBytes) / 1024,
     },
     // Minified bytes each package adds to the page (before gzip).
     addedByPackage: Object.fromEntries(added),

@@ -17,6 +17,9 @@ const packageSource = {
     pluginBuild.onResolve({ filter: /^petstore-sandbox\/browser$/ }, () => ({
       path: join(root, 'src/browser/index.ts'),
     }))
+    pluginBuild.onResolve({ filter: /^petstore-sandbox\/browser\/inspector$/ }, () => ({
+      path: join(root, 'src/browser/inspector-panel.ts'),
+    }))
   },
 }
 

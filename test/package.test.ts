@@ -83,13 +83,15 @@ test('both OpenAPI documents are exports: the API (/v1) and the control API (ser
   })
 })
 
-test('every Node entry point imports; the browser entry refuses Node with its message', async () => {
+test('every Node entry point imports; the browser entries refuse Node with their message', async () => {
   const script = `
     const core = await import('petstore-sandbox')
     const node = await import('petstore-sandbox/node')
     const express = await import('petstore-sandbox/express')
     let browser = 'loaded'
     try { await import('petstore-sandbox/browser') } catch (error) { browser = error.message }
+    let inspector = 'loaded'
+    try { await import('petstore-sandbox/browser/inspector') } catch (error) { inspector = error.message }
     console.log(JSON.stringify({
       core: typeof core.createSandbox,
       node: typeof node.setupSandboxServer,
@@ -97,6 +99,7 @@ test('every Node entry point imports; the browser entry refuses Node with its me
       fileStore: [typeof node.createFileStore, typeof express.createFileStore, typeof core.createFileStore],
       scenarios: core.SCENARIO_NAMES,
       browser,
+      inspector,
     }))
   `
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -118,6 +121,7 @@ test('every Node entry point imports; the browser entry refuses Node with its me
   expect(result.browser).toMatch(
     /Failed to import "petstore-sandbox\/browser".*petstore-sandbox\/node/,
   )
+  expect(result.inspector).toBe(result.browser)
 })
 
 test('require() loads every Node entry from the tarball, as Jest does (no ESM to require)', async () => {

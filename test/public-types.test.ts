@@ -27,9 +27,15 @@ function declarations(): string[] {
     .map((file) => join(DIST, file))
 }
 
-test('the .d.ts of every entry (index, node, express, browser) names none of the internals', () => {
+test('the .d.ts of every entry (index, node, express, browser, inspector) names none of the internals', () => {
   const files = declarations()
-  for (const entry of ['index', 'node/index', 'express/index', 'browser/index'])
+  for (const entry of [
+    'index',
+    'node/index',
+    'express/index',
+    'browser/index',
+    'browser/inspector',
+  ])
     expect(files).toContain(join(DIST, `${entry}.d.ts`))
   const found = files.flatMap((file) => {
     const text = readFileSync(file, 'utf8')

@@ -220,6 +220,11 @@ export function renderBundle(results, targets) {
           `${fmt(b.added.minKb, 1)} KB`,
           `**${fmt(b.added.gzipKb, 1)} KB** (target <= 60 KB: ${verdict})`,
         ],
+        [
+          'the inspector too, when the app imports `petstore-sandbox/browser/inspector`',
+          `+${fmt(b.inspector.minKb, 1)} KB`,
+          `+${fmt(b.inspector.gzipKb, 1)} KB`,
+        ],
       ],
     ),
     '',

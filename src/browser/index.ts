@@ -1,4 +1,3 @@
 export { setupSandboxWorker } from './setup-sandbox-worker.js'
 export type { SandboxWorker, SandboxWorkerStartOptions } from './setup-sandbox-worker.js'
-export type { InspectorPanel, InspectorPanelOptions } from './inspector-panel.js'
 export * from '../index.js'

@@ -1,11 +1,6 @@
 import { setupWorker } from 'msw/browser'
 import { attachSandbox } from '../core/attach-sandbox.js'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../core/sandbox.js'
-import {
-  openInspectorPanel,
-  type InspectorPanel,
-  type InspectorPanelOptions,
-} from './inspector-panel.js'
 
 // Derived from the installed msw rather than named, so the types follow msw 2 and msw 3
 // (msw 3 renames start options such as onUnhandledRequest to onUnhandledFrame).
@@ -27,14 +22,6 @@ export type SandboxWorker = MswWorker & {
   readonly sandbox: Sandbox
   /** Resets msw's handlers and the sandbox. */
   resetHandlers: MswWorker['resetHandlers']
-  /**
-   * Opens the request inspector as a panel over the page: the live journal of a session
-   * of this sandbox, as `/inspector/` shows it on the standalone server.
-   * @example
-   * button.onclick = () => worker.openInspector()
-   * @see docs/server.md#the-request-inspector-inspector
-   */
-  openInspector(options?: InspectorPanelOptions): InspectorPanel
 }
 
 /**
@@ -53,9 +40,5 @@ export type SandboxWorker = MswWorker & {
  */
 export function setupSandboxWorker(options: SandboxOptions = {}): SandboxWorker {
   const sandbox = createSandbox(options)
-  const worker = attachSandbox(setupWorker(...sandbox.handlers), sandbox)
-  return Object.assign(worker, {
-    openInspector: (panelOptions?: InspectorPanelOptions) =>
-      openInspectorPanel(sandbox, panelOptions),
-  })
+  return attachSandbox(setupWorker(...sandbox.handlers), sandbox)
 }

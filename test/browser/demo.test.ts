@@ -238,7 +238,7 @@ describe('the demo on the service worker (?mode=worker)', () => {
     expect(await page.locator('#last-status').innerText()).toBe('200 OK')
   })
 
-  test("worker.openInspector() shows the page's requests in a panel, live", async () => {
+  test("openInspector(worker), loaded on the first click, shows the page's requests in a panel, live", async () => {
     await page.click('#open-inspector')
     const panel = page.locator('aside[data-petstore-inspector]')
     const entries = panel.locator('.psi-entry')

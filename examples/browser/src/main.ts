@@ -25,7 +25,7 @@ async function resolveMode(): Promise<Mode> {
 }
 
 /** What the header's inspector control opens: a panel over this page, or the server's page. */
-let openInspector: (() => void) | undefined
+let openInspector: (() => Promise<void>) | undefined
 
 async function startWorker(): Promise<string> {
   // Loaded only in worker mode, so server mode never downloads the sandbox.
@@ -40,7 +40,11 @@ async function startWorker(): Promise<string> {
     serviceWorker: { url: './mockServiceWorker.js' },
     quiet: params.has('quiet'),
   })
-  openInspector = () => worker.openInspector()
+  // The inspector is a devtool of its own entry, loaded on the first click only.
+  openInspector = async () => {
+    const inspector = await import('petstore-sandbox/browser/inspector')
+    inspector.openInspector(worker)
+  }
   return 'Service worker'
 }
 
@@ -64,7 +68,7 @@ function addInspectorControl() {
     button.id = 'open-inspector'
     button.className = 'inspector-link'
     button.textContent = 'Request inspector'
-    button.addEventListener('click', () => openInspector?.())
+    button.addEventListener('click', () => void openInspector?.())
     header.append(button)
     return
   }
