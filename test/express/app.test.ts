@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { http, HttpResponse } from 'msw'
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import {
@@ -71,6 +72,51 @@ describe('CORS', () => {
       },
     })
     expect(response.status).toBe(204)
+  })
+
+  test('every writer of the app sends the CORS headers once, and a handler keeps its own', async () => {
+    // The app sets its CORS headers before it knows who answers: the sandbox's replies,
+    // a refusal, a user's handler, the control document, a page and the 404 each keep
+    // them, one copy each (a handler's own value wins).
+    const withOverride = await startApp({
+      seed: 42,
+      handlers: [
+        http.get('*/v1/pets/2', () => HttpResponse.json({ id: 2, name: 'Mine' })),
+        http.get('*/v1/pets/3', () =>
+          HttpResponse.json(
+            {},
+            { headers: { 'access-control-allow-origin': 'https://mine.test' } },
+          ),
+        ),
+      ],
+    })
+    try {
+      const answers = {
+        api: await fetch(`${withOverride.origin}/v1/pets/1`, { headers: FREE }),
+        refused: await fetch(`${withOverride.origin}/v1/pets/1`),
+        override: await fetch(`${withOverride.origin}/v1/pets/2`, { headers: FREE }),
+        document: await fetch(`${withOverride.origin}/__sandbox/openapi.json`),
+        page: await fetch(`${withOverride.origin}/`),
+        missing: await fetch(`${withOverride.origin}/nowhere`),
+      }
+      for (const [kind, response] of Object.entries(answers)) {
+        expect(response.headers.get('access-control-allow-origin'), kind).toBe('*')
+        expect(response.headers.get('access-control-expose-headers'), kind).toBe(
+          CORS_EXPOSED_HEADERS.join(', '),
+        )
+      }
+      const own = await fetch(`${withOverride.origin}/v1/pets/3`, { headers: FREE })
+      expect(own.headers.get('access-control-allow-origin')).toBe('https://mine.test')
+      const control = await fetch(`${withOverride.origin}/__sandbox`, {
+        headers: { origin: 'http://localhost:5173' },
+      })
+      expect(control.headers.get('access-control-allow-origin')).toBe(
+        'http://localhost:5173',
+      )
+      expect(control.headers.get('vary')).toBe('Origin')
+    } finally {
+      await withOverride.close()
+    }
   })
 
   test('responses expose the rate-limit, Retry-After, deprecation and Allow headers', async () => {
