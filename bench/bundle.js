@@ -7,23 +7,20 @@
 import { build } from 'esbuild'
 import { gzipSync } from 'node:zlib'
 
-const PAGES = {
-  msw: `import { setupWorker } from 'msw/browser'
+const MSW_PAGE = `import { setupWorker } from 'msw/browser'
 import { http } from 'msw'
-globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()`,
-  sandbox: `import { setupWorker } from 'msw/browser'
-import { http } from 'msw'
+globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()`
+const SANDBOX_PAGE = `${MSW_PAGE}
 import { setupSandboxWorker } from './dist/browser/index.js'
-globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()
-globalThis.startSandbox = () => setupSandboxWorker({ seed: 42 }).start()`,
+globalThis.startSandbox = () => setupSandboxWorker({ seed: 42 }).start()`
+
+const PAGES = {
+  msw: MSW_PAGE,
+  sandbox: SANDBOX_PAGE,
   // The inspector panel is an entry of its own (a devtool an app imports on demand): what
   // it adds when an app does import it, beside the worker.
-  inspector: `import { setupWorker } from 'msw/browser'
-import { http } from 'msw'
-import { setupSandboxWorker } from './dist/browser/index.js'
+  inspector: `${SANDBOX_PAGE}
 import { openInspector } from './dist/browser/inspector.js'
-globalThis.start = () => setupWorker(http.get('/x', () => new Response('x'))).start()
-globalThis.startSandbox = () => setupSandboxWorker({ seed: 42 }).start()
 globalThis.inspect = (worker) => openInspector(worker)`,
 }
 
