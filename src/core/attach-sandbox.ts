@@ -1,5 +1,5 @@
 import { answeredBySandbox } from './handlers.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox } from './sandbox-types.js'
 import { portOf } from './sandbox-port.js'
 
 /** What msw's `setupServer` and `setupWorker` share and the sandbox hooks into. */

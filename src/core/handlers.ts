@@ -2,7 +2,7 @@ import { http, HttpHandler, type RequestHandler } from 'msw'
 import { toResponse, type Reply } from './reply.js'
 import { basePattern } from './base-url.js'
 import { CONTROL_PATH } from './routes.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox } from './sandbox-types.js'
 import type { HandleInit } from './pipeline.js'
 import { portOf } from './sandbox-port.js'
 

@@ -1,6 +1,6 @@
 import { SandboxError } from './errors.js'
 import { truncate } from './text.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox } from './sandbox-types.js'
 import type { Pet } from './schemas.js'
 
 /**
