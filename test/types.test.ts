@@ -23,6 +23,8 @@ const USE_EVERY_ENTRY = `import { createSandbox, type Pet, type Sandbox } from '
 import { setupSandboxServer, createFileStore, type FileStore } from 'petstore-sandbox/node'
 import { setupSandboxWorker } from 'petstore-sandbox/browser'
 import { openInspector, type InspectorPanel } from 'petstore-sandbox/browser/inspector'
+// @ts-expect-error the inspector is an entry of its own: the browser entry has none
+import { openInspector as noInspector } from 'petstore-sandbox/browser'
 // @ts-expect-error the file store is for Node: the browser entry has none
 import { createFileStore as noFileStore } from 'petstore-sandbox/browser'
 
@@ -35,8 +37,6 @@ const nameless: Pet = { id: 2, categoryId: 1 }
 const server = setupSandboxServer({ seed: 1 })
 const worker = setupSandboxWorker({ seed: 1 })
 const panel: InspectorPanel = openInspector(worker, { session: 'alice' })
-// @ts-expect-error the inspector is an entry of its own, not a method of the worker
-worker.openInspector()
 const store: FileStore = createFileStore('state.jsonl', { log: (line: string) => void line })
 // @ts-expect-error the path is a string
 createFileStore(42)
@@ -47,7 +47,7 @@ const restored: Promise<boolean> = store.restored
 void sandbox.handle(new Request('http://localhost/v1/pets'))
 // @ts-expect-error nor is the override plumbing
 sandbox.useOverrides([])
-export const used = [sandbox, pet, nameless, server.sandbox.clock, worker.sandbox.reset, panel.close, closing, restored, noFileStore]
+export const used = [sandbox, pet, nameless, server.sandbox.clock, worker.sandbox.reset, panel.close, closing, restored, noFileStore, noInspector]
 `
 
 const USE_EXPRESS = `import { createSandboxApp, createSandboxMiddleware, createFileStore } from 'petstore-sandbox/express'
