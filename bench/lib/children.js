@@ -65,8 +65,11 @@ export function sandboxArgs(root, port, extra = []) {
   ]
 }
 
-export function startNode(args, { stdout = false, cwd } = {}) {
-  const child = spawn(process.execPath, args, {
+export function startNode(args, { stdout = false, cwd, wrap = [] } = {}) {
+  // `wrap`: a program that runs Node, and its arguments (valgrind for
+  // bench/instructions-per-request.js).
+  const [command, ...wrapArgs] = [...wrap, process.execPath]
+  const child = spawn(command, [...wrapArgs, ...args], {
     cwd,
     stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'],
   })
