@@ -13,23 +13,11 @@
 // 7) and BENCH_REQUESTS (requests per run, default 10000) change the sizes.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-import {
-  freePort,
-  guardChildren,
-  killAll,
-  sandboxArgs,
-  startNode,
-  waitFor200,
-  writePets,
-} from './lib/children.js'
+import { join } from 'node:path'
+import { guardChildren, killAll, writePets } from './lib/children.js'
+import { loadList, startServer } from './lib/servers.js'
 import { median } from './lib/report.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const PATH = '/v1/pets?limit=20'
-const AUTH = { authorization: 'Bearer sandbox-enterprise-key' }
 const ROUNDS = Number(process.env.BENCH_PAIRS ?? 7)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000)
 
@@ -39,31 +27,7 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12])
 }
 
-/** The baselines, as bench/run.js starts them. */
-const BASELINES = { bare: 'bare-express.js', floor: 'msw-floor.js' }
-
-async function start(spec, petsFile) {
-  const [kind, dir] = spec.split('=')
-  const script = BASELINES[kind]
-  if (script === undefined && kind !== 'sandbox')
-    throw new Error(`${spec}: a server is bare, floor, sandbox or sandbox=<dir>`)
-  const port = await freePort()
-  const args =
-    script === undefined
-      ? sandboxArgs(resolve(dir ?? ROOT), port)
-      : [join(ROOT, 'bench', script), String(port), petsFile]
-  const proc = startNode(args, { cwd: ROOT })
-  await waitFor200(proc, port, PATH, AUTH, performance.now())
-  return { spec, port, proc }
-}
-
-const load = (port, amount) =>
-  autocannon({
-    url: `http://127.0.0.1:${port}${PATH}`,
-    headers: AUTH,
-    connections: 50,
-    amount,
-  })
+const load = (port, amount) => loadList(port, amount, 50)
 
 /** CPU µs per request of one run of `REQUESTS` requests. */
 async function measure(server) {
@@ -84,7 +48,7 @@ try {
   const specs = process.argv.slice(2)
   const servers = []
   for (const spec of specs.length > 0 ? specs : ['floor', 'sandbox'])
-    servers.push(await start(spec, petsFile))
+    servers.push(await startServer(spec, petsFile))
   for (const server of servers) await load(server.port, REQUESTS)
   const runs = servers.map(() => [])
   for (let round = 0; round < ROUNDS; round++)

@@ -18,25 +18,12 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-import {
-  freePort,
-  guardChildren,
-  killAll,
-  sandboxArgs,
-  startNode,
-  waitFor200,
-  writePets,
-} from './lib/children.js'
+import { join } from 'node:path'
+import { guardChildren, killAll, writePets } from './lib/children.js'
+import { loadList, startServer } from './lib/servers.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const PATH = '/v1/pets?limit=20'
-const AUTH = { authorization: 'Bearer sandbox-enterprise-key' }
 const WARM = Number(process.env.BENCH_WARM ?? 2_000)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000)
-const BASELINES = { bare: 'bare-express.js', floor: 'msw-floor.js' }
 
 function hasCallgrind() {
   try {
@@ -47,46 +34,23 @@ function hasCallgrind() {
   }
 }
 
-const load = (port, amount) =>
-  autocannon({
-    url: `http://127.0.0.1:${port}${PATH}`,
-    headers: AUTH,
-    connections: 10,
-    amount,
-  })
+const load = (port, amount) => loadList(port, amount, 10)
 
 /** Instructions per request of one server, from its own callgrind dump. */
-async function count(spec, petsFile, folder) {
-  const [server, ...env] = spec.split(',')
-  const [kind, dir] = server.split('=')
-  const script = BASELINES[kind]
-  if (script === undefined && kind !== 'sandbox')
-    throw new Error(`${spec}: a server is bare, floor, sandbox or sandbox=<dir>`)
-  const port = await freePort()
-  const args =
-    script === undefined
-      ? sandboxArgs(resolve(dir ?? ROOT), port)
-      : [join(ROOT, 'bench', script), String(port), petsFile]
-  const out = join(folder, `callgrind.${port}`)
-  for (const pair of env) {
-    const [name, value = ''] = pair.split('=')
-    process.env[name] = value
-  }
-  const proc = startNode(args, {
-    cwd: ROOT,
+async function count(spec, index, petsFile, folder) {
+  const [server, ...pairs] = spec.split(',')
+  const out = join(folder, `callgrind.${index}`)
+  const { port, proc } = await startServer(server, petsFile, {
     wrap: [
       'valgrind',
       '--tool=callgrind',
       `--callgrind-out-file=${out}`,
       '--dump-instr=no',
     ],
+    env: Object.fromEntries(pairs.map((pair) => [...pair.split('='), ''].slice(0, 2))),
+    wait: { intervalMs: 500, timeoutMs: 300_000 },
   })
-  for (const pair of env) delete process.env[pair.split('=')[0]]
   try {
-    await waitFor200(proc, port, PATH, AUTH, performance.now(), {
-      intervalMs: 500,
-      timeoutMs: 300_000,
-    })
     await load(port, WARM)
     const pid = String(proc.child.pid)
     execFileSync('callgrind_control', ['--zero', pid], { stdio: 'ignore' })
@@ -96,7 +60,9 @@ async function count(spec, petsFile, folder) {
         `${spec}: ${result.non2xx} answers not 2xx, ${result.errors} errors`,
       )
     execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' })
-    const dump = readdirSync(folder).find((name) => name.startsWith(`callgrind.${port}.`))
+    const dump = readdirSync(folder).find((name) =>
+      name.startsWith(`callgrind.${index}.`),
+    )
     if (dump === undefined) throw new Error(`${spec}: callgrind wrote no dump`)
     const totals = /^(?:summary|totals): (\d+)/m.exec(
       readFileSync(join(folder, dump), 'utf8'),
@@ -120,8 +86,11 @@ try {
   const petsFile = await writePets(folder)
   const specs = process.argv.slice(2)
   const counts = []
-  for (const spec of specs.length > 0 ? specs : ['floor', 'sandbox']) {
-    const perRequest = await count(spec, petsFile, folder)
+  for (const [index, spec] of (specs.length > 0
+    ? specs
+    : ['floor', 'sandbox']
+  ).entries()) {
+    const perRequest = await count(spec, index, petsFile, folder)
     counts.push(perRequest)
     process.stdout.write(
       `${spec.padEnd(40)} ${Math.round(perRequest).toLocaleString('en-US').padStart(9)} instructions a request, ${(perRequest / counts[0]).toFixed(2)} of the first\n`,

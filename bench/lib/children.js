@@ -65,12 +65,13 @@ export function sandboxArgs(root, port, extra = []) {
   ]
 }
 
-export function startNode(args, { stdout = false, cwd, wrap = [] } = {}) {
+export function startNode(args, { stdout = false, cwd, wrap = [], env } = {}) {
   // `wrap`: a program that runs Node, and its arguments (valgrind for
-  // bench/instructions-per-request.js).
+  // bench/instructions-per-request.js); `env`: variables added to this process's.
   const [command, ...wrapArgs] = [...wrap, process.execPath]
   const child = spawn(command, [...wrapArgs, ...args], {
     cwd,
+    env: env === undefined ? process.env : { ...process.env, ...env },
     stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'],
   })
   running.add(child)
