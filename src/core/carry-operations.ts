@@ -5,6 +5,7 @@ import { MAX_SESSION_IMPORT_BYTES } from './limits.js'
 import { CONTROL_PATH } from './routes.js'
 import { portOf } from './sandbox-port.js'
 import { checkSessionExport, SESSION_EXPORT_FIX } from './session-export.js'
+import { thousands } from './text.js'
 
 // The control operations that carry a session out (`GET /__sandbox/export`,
 // `GET /__sandbox/requests.har`) and in (`POST /__sandbox/sessions` with `from`).
@@ -75,7 +76,22 @@ export async function importSession(
  * default), or 16 MiB for `POST /__sandbox/sessions`, which may carry an export.
  */
 export function bodyLimitOf(method: string, pathname: string, limit: number): number {
+  return isImport(method, pathname) ? Math.max(limit, MAX_SESSION_IMPORT_BYTES) : limit
+}
+
+/** The 413 of a body over `bodyLimitOf(method, pathname, limit)`, saying what to send instead. */
+export function bodyTooLarge(method: string, pathname: string, limit: number): Failure {
+  const hint = isImport(method, pathname)
+    ? 'A session export imports without its "journal" field: leave it out to make the body smaller.'
+    : pathname === CONTROL_PATH || pathname.startsWith(`${CONTROL_PATH}/`)
+      ? 'Control requests take small JSON bodies: a scenario seeds many pets with "data": {"count": 1000} rather than listing them in "data.pets".'
+      : 'A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.'
+  return fail(
+    'payload_too_large',
+    `The request body is larger than the sandbox accepts (${thousands(bodyLimitOf(method, pathname, limit))} bytes). ${hint}`,
+  )
+}
+
+function isImport(method: string, pathname: string) {
   return method === 'POST' && pathname === `${CONTROL_PATH}/sessions`
-    ? Math.max(limit, MAX_SESSION_IMPORT_BYTES)
-    : limit
 }

@@ -10,8 +10,8 @@ import {
   type HttpHandler,
   type RequestHandler as MswRequestHandler,
 } from 'msw'
-import { fail, type Failure } from '../core/api-errors.js'
-import { bodyLimitOf } from '../core/carry-operations.js'
+import type { Failure } from '../core/api-errors.js'
+import { bodyLimitOf, bodyTooLarge } from '../core/carry-operations.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
@@ -19,7 +19,6 @@ import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
-import { thousands } from '../core/text.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
@@ -181,10 +180,7 @@ export function buildSandboxMiddleware(
         if (!Buffer.isBuffer(read)) {
           const refused = port.refuse(
             toFetchRequest(req, url),
-            fail(
-              'payload_too_large',
-              `The request body is larger than the sandbox accepts (${thousands(taken)} bytes). ${taken === limit ? 'A NewPet such as {"name":"Rex","categoryId":1} is well under 1 KiB.' : 'A session export imports without its "journal" field: leave it out to make the body smaller.'}`,
-            ),
+            bodyTooLarge(req.method, url.pathname, limit),
             target,
           )
           if (read.close) res.setHeader('connection', 'close')

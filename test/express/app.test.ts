@@ -158,6 +158,7 @@ describe('request bodies', () => {
     )
     const body = await expectErrorBody(response, 413, 'payload_too_large')
     expect(body.message).toContain('65,536 bytes')
+    expect(body.message).toContain('A NewPet such as')
     expectRateLimitHeaders(response)
     // Peeked, not counted; but journaled, so the CLI log shows it.
     expect(response.headers.get('x-ratelimit-remaining')).toBe('60')
@@ -167,6 +168,24 @@ describe('request bodies', () => {
       code: 'payload_too_large',
       key: 'sandbox-free-key',
     })
+  })
+
+  test('a control body over the limit is 413 with advice for the control API, not a NewPet', async () => {
+    const pets = Array.from({ length: 80 }, (_, index) => ({
+      id: index + 1,
+      name: 'x'.repeat(900),
+      categoryId: 1,
+      status: 'available',
+    }))
+    const response = await fetch(`${app.origin}/__sandbox/scenarios/many`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'many', data: { pets } }),
+    })
+    const body = await expectErrorBody(response, 413, 'payload_too_large')
+    expect(body.message).toContain('65,536 bytes')
+    expect(body.message).toContain('"data": {"count": 1000}')
+    expect(body.message).not.toContain('NewPet')
   })
 
   test('a chunked body over the limit is 413 too, and the connection stays usable', async () => {
