@@ -41,7 +41,7 @@ export interface AccessOptions {
 export interface AccessControl {
   /** The token a locked control API requires; undefined with `controlToken: 'off'`. */
   controlToken: string | undefined
-  /** First of all: CORS headers by path and origin. */
+  /** First of all: CORS headers by path and origin (none for the landing page). */
   headers(req: Request, res: Response, next: NextFunction): void
   /** After the target checks: the Host, then the control API's origin, token and body type. */
   guard(req: Request, res: Response, next: NextFunction): void
@@ -129,11 +129,7 @@ export function createAccessControl(
     untrustedOrigin,
     headers(req, res, next) {
       const origin = req.headers.origin
-      if (!isControl(req.url)) {
-        // The API is public (bearer keys, no cookies): every origin may read it.
-        res.setHeader('access-control-allow-origin', '*')
-        res.setHeader('access-control-expose-headers', EXPOSED)
-      } else {
+      if (isControl(req.url)) {
         res.setHeader('vary', 'Origin')
         if (origin === undefined) {
           res.setHeader('access-control-allow-origin', '*')
@@ -141,6 +137,12 @@ export function createAccessControl(
           res.setHeader('access-control-allow-origin', origin)
           res.setHeader('access-control-expose-headers', EXPOSED)
         }
+      } else if (!isLandingPage(req.url)) {
+        // The API is public (bearer keys, no cookies): every origin may read it. The
+        // landing page is not: it shows what GET /__sandbox does (the scenario, the
+        // clock, the scenarios the default session defined).
+        res.setHeader('access-control-allow-origin', '*')
+        res.setHeader('access-control-expose-headers', EXPOSED)
       }
       next()
     },
@@ -221,6 +223,11 @@ function isControl(url: string) {
   const path = query === -1 ? url : url.slice(0, query)
   // Its OpenAPI document is public, like /openapi.json (see CONTROL_DOCUMENT_PATH).
   return path !== CONTROL_DOCUMENT_PATH && CONTROL.test(path)
+}
+
+/** The landing page, `/` with any query: rendered from the sandbox's state. */
+function isLandingPage(url: string) {
+  return url === '/' || url.startsWith('/?')
 }
 
 function isPreflight(req: IncomingMessage) {

@@ -96,7 +96,7 @@ describe('CORS', () => {
         refused: await fetch(`${withOverride.origin}/v1/pets/1`),
         override: await fetch(`${withOverride.origin}/v1/pets/2`, { headers: FREE }),
         document: await fetch(`${withOverride.origin}/__sandbox/openapi.json`),
-        page: await fetch(`${withOverride.origin}/`),
+        page: await fetch(`${withOverride.origin}/openapi.json`),
         missing: await fetch(`${withOverride.origin}/nowhere`),
       }
       for (const [kind, response] of Object.entries(answers)) {

@@ -233,6 +233,20 @@ describe('/v1 stays a public API', () => {
     }
   })
 
+  test('the landing page, which shows the control state, gives no site CORS headers', async () => {
+    at.app.sandbox.defineScenario({ name: 'team-only', description: 'ours' })
+    for (const path of ['/', '/?token=x']) {
+      const reply = await send(at.port, 'GET', path, { origin: EVIL })
+      expect(reply.status).toBe(200)
+      expect(reply.body).toContain('team-only')
+      expect(reply.headers['access-control-allow-origin'], path).toBeUndefined()
+      expect(reply.headers['access-control-expose-headers'], path).toBeUndefined()
+    }
+    // The documents are files of the package, the same for everyone.
+    const document = await send(at.port, 'GET', '/openapi.json', { origin: EVIL })
+    expect(document.headers['access-control-allow-origin']).toBe('*')
+  })
+
   test('Access-Control-Allow-Private-Network goes to trusted origins only', async () => {
     const ask = (origin: string) =>
       send(at.port, 'OPTIONS', '/v1/pets', {
