@@ -5,7 +5,8 @@ import { thousands } from './text.js'
  * How many pets requests have created, against the sandbox's limits: each world (a
  * dataset: the default data, a scenario's data, a session's) holds at most `maxPets`,
  * all the worlds of a sandbox together at most `maxTotalPets`. Every dataset of a
- * sandbox reports to the same quota; seeded pets do not count.
+ * sandbox reports to the same quota; seeded pets do not count, except those of the
+ * scenarios sessions define at run time (world.ts), which a client chose to make.
  */
 export interface PetQuota {
   readonly maxPets: number
@@ -43,7 +44,7 @@ export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
         return `This world holds ${thousands(maxPets)} created pets, the most the sandbox keeps in one (maxPets, --max-pets). ${RESET_HINT}`
       }
       if (total >= maxTotalPets) {
-        return `The sandbox holds ${thousands(maxTotalPets)} created pets across its worlds, the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
+        return `The sandbox holds ${thousands(maxTotalPets)} created pets across its worlds (with the pets of scenarios defined at run time), the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
       }
       return undefined
     },

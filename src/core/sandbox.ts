@@ -172,6 +172,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     selectScenario,
     seedFor,
     seed,
+    count,
     stateOf: (world, pets): SandboxState => ({
       scenario: { name: world.scenario.name, description: world.scenario.description },
       session: world.id,

@@ -7,6 +7,7 @@ import { SandboxError } from './errors.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import type { PetQuota } from './pet-quota.js'
+import { thousands } from './text.js'
 import type { Seed } from './pet-seed.js'
 import { PetStore, type PetData, type PetPersistence } from './pet-store.js'
 import { RateLimiter } from './rate-limit.js'
@@ -48,6 +49,8 @@ export interface Shared {
   seedFor(scenario?: Scenario): Seed | Promise<Seed>
   /** The sandbox's seed (option `seed`): with the session and the request's number, it picks the dropped requests. */
   readonly seed: number
+  /** The sandbox's count (option `count`): what a scenario's data seeds without `count` or `pets`. */
+  readonly count: number
   stateOf(world: SandboxWorld, pets: number): SandboxState
   /** Validates a scenario definition (`source` is named in errors), as files are. */
   parseDefinition(definition: unknown, source: string): Scenario
@@ -88,6 +91,8 @@ export class SandboxWorld implements SessionEntry, World {
   #since: number
   /** The scenarios it defined at run time, by name (none until it defines one). */
   #defined: Map<string, Scenario> | undefined
+  /** The pets their data seeds when used: counted with created pets, in the quota. */
+  #definedPets = 0
 
   constructor(
     readonly id: string,
@@ -204,6 +209,16 @@ export class SandboxWorld implements SessionEntry, World {
         'Delete one first (DELETE /__sandbox/scenarios/{name}), or reset the session.',
       )
     }
+    const previous = defined.get(scenario.name)
+    const more = this.#seeds(scenario) - (previous ? this.#seeds(previous) : 0)
+    const tooMany = this.#definedRefusal(more)
+    if (tooMany) {
+      throw refuse(
+        tooMany,
+        'Seed fewer pets (data.count, data.pets), delete a scenario this session defined (DELETE /__sandbox/scenarios/{name}), or reset the session.',
+      )
+    }
+    this.#countDefined(more)
     defined.set(scenario.name, scenario)
     // Its pets start again from the new data; the active one switches to it.
     this.dropScenarioPets(scenario.name)
@@ -213,7 +228,10 @@ export class SandboxWorld implements SessionEntry, World {
 
   /** Removes a scenario it defined at run time; if it was active, back to the startup one. */
   removeScenario(name: string): boolean {
-    if (!this.#defined?.delete(name)) return false
+    const removed = this.#defined?.get(name)
+    if (!removed) return false
+    this.#defined?.delete(name)
+    this.#countDefined(-this.#seeds(removed))
     this.dropScenarioPets(name)
     if (this.#active.name === name) this.#active = this.#shared.startupScenario()
     return true
@@ -275,6 +293,7 @@ export class SandboxWorld implements SessionEntry, World {
     this.#active = this.#shared.startupScenario()
     this.dropScenarioPets()
     this.#defined = undefined
+    this.#countDefined(-this.#definedPets)
     return this.#pets.reset()
   }
 
@@ -311,6 +330,37 @@ export class SandboxWorld implements SessionEntry, World {
   dispose(): void {
     this.#pets.release()
     this.dropScenarioPets()
+    this.#countDefined(-this.#definedPets)
     this.journal.clear()
+  }
+
+  /** The pets a scenario's data seeds when used (as the sandbox's `seedFor` makes them). */
+  #seeds(scenario: Scenario): number {
+    const { data } = scenario
+    if (!data) return 0
+    return data.pets?.length ?? data.count ?? this.#shared.count
+  }
+
+  /**
+   * Why the scenarios it defined may not seed `more` pets: together they seed at most
+   * `maxPets`, and they count with created pets against `maxTotalPets`, so that no
+   * definition makes a shared server build pets without bound.
+   */
+  #definedRefusal(more: number): string | undefined {
+    if (more <= 0) return undefined
+    const { quota } = this.#shared
+    const what = `its data seeds ${thousands(more)} pets`
+    if (this.#definedPets + more > quota.maxPets) {
+      return `${what}, and the scenarios a session defines seed at most ${thousands(quota.maxPets)} together (maxPets, --max-pets), ${thousands(this.#definedPets)} already`
+    }
+    if (quota.total + more > quota.maxTotalPets) {
+      return `${what}, and the sandbox already holds ${thousands(quota.total)} created pets and pets of defined scenarios, of the ${thousands(quota.maxTotalPets)} it keeps (maxTotalPets, --max-total-pets)`
+    }
+    return undefined
+  }
+
+  #countDefined(n: number) {
+    this.#definedPets += n
+    this.#shared.quota.add(n)
   }
 }

@@ -34,7 +34,9 @@ async function call(
     }),
   )
   if (!reply) throw new Error(`not the sandbox's: ${path}`)
-  return { ...reply, body: JSON.parse(reply.text) as Record<string, unknown> }
+  const body =
+    reply.text === '' ? {} : (JSON.parse(reply.text) as Record<string, unknown>)
+  return { ...reply, body }
 }
 
 const createPet = (sandbox: Sandbox, name = 'Rex', headers?: Record<string, string>) =>
@@ -113,6 +115,47 @@ describe('created pets are bounded per world and in all', () => {
       expect((await createPet(sandbox, 'Cy', emptyStore)).status).toBe(201)
     expect((await createPet(sandbox)).status).toBe(201)
     expect((await createPet(sandbox)).status).toBe(507)
+  })
+
+  test('the pets scenarios defined at run time seed count too: maxPets a session, maxTotalPets in all', async () => {
+    const sandbox = createSandbox({ count: 5, maxPets: 100, maxTotalPets: 120 })
+    const define = (session: string, name: string, data: Record<string, unknown>) =>
+      call(sandbox, 'PUT', `/__sandbox/scenarios/${name}`, {
+        body: { description: name, data },
+        headers: { 'x-sandbox-session': session },
+      })
+    expect((await define('ann', 'sixty', { count: 60 })).status).toBe(201)
+    const over = await define('ann', 'forty-one', { count: 41 })
+    expect(over.status).toBe(400)
+    expect(over.body.message).toMatch(
+      /data seeds 41 pets, and the scenarios a session defines seed at most 100 together \(maxPets, --max-pets\), 60 already/,
+    )
+    expect(over.body.message).toMatch(/DELETE \/__sandbox\/scenarios\/\{name\}/)
+    // Without count or pets, the data seeds the sandbox's count (5): 65 in all.
+    expect((await define('ann', 'default-count', { seed: 3 })).status).toBe(201)
+    // Another session has its own 100, but the sandbox keeps 120 in all.
+    expect((await define('bo', 'fifty', { count: 50 })).status).toBe(201)
+    const full = await define('bo', 'six', { count: 6 })
+    expect(full.status).toBe(400)
+    expect(full.body.message).toMatch(
+      /already holds 115 .* of the 120 it keeps \(maxTotalPets/,
+    )
+    // Created pets count in the same total.
+    for (let index = 0; index < 5; index++)
+      expect((await createPet(sandbox)).status).toBe(201)
+    expect((await createPet(sandbox)).status).toBe(507)
+    // Replacing, deleting and resetting give their pets back: 120 - 50 - 50 - 15 + 6.
+    expect((await define('ann', 'sixty', { count: 10 })).status).toBe(200)
+    expect((await define('bo', 'six', { count: 6 })).status).toBe(201)
+    const deleted = await call(sandbox, 'DELETE', '/__sandbox/scenarios/fifty', {
+      headers: { 'x-sandbox-session': 'bo' },
+    })
+    expect(deleted.status).toBe(204)
+    await call(sandbox, 'POST', '/__sandbox/reset', {
+      headers: { 'x-sandbox-session': 'ann' },
+    })
+    expect((await define('cy', 'hundred', { count: 100 })).status).toBe(201)
+    expect((await define('cy', 'one-more', { count: 10 })).status).toBe(400)
   })
 
   test('the limits are options checked like the others', () => {
