@@ -5,6 +5,7 @@ import { hasOwnName, ownValue } from './own-names.js'
 import {
   DEFAULT_BAN,
   type RateLimitDecision,
+  type RateLimiter,
   type RateLimitPolicy,
 } from './rate-limit.js'
 import type { HeaderMap } from './reply.js'
@@ -44,7 +45,20 @@ export function anonymousRateLimitHeaders(world: SandboxWorld): HeaderMap {
  */
 function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string {
   if (!scenario.rateLimits || scenario.name === world.activeScenario().name) return key
-  return `${key}\n${scenario.name}`
+  return `${key}${SCENARIO_MARK}${scenario.name}`
+}
+
+/** What joins a key and the scenario a header picked, in a window's key. */
+const SCENARIO_MARK = '\n'
+
+/**
+ * Forgets the windows a scenario picked by header kept (one a session defined at run
+ * time is gone): a session that defines and removes scenarios under new names would
+ * otherwise grow its limiter without end.
+ */
+export function forgetScenarioWindows(limiter: RateLimiter, name: string): void {
+  const suffix = `${SCENARIO_MARK}${name}`
+  limiter.forget((key) => key.endsWith(suffix))
 }
 
 /** A 429 as the API words it, beside the limiter's decision. */

@@ -72,6 +72,17 @@ export class RateLimiter {
     this.#others = undefined
   }
 
+  /** Forgets the state of every key `unwanted` names (their windows start afresh). */
+  forget(unwanted: (key: string) => boolean) {
+    if (this.#firstKey !== undefined && unwanted(this.#firstKey)) {
+      this.#firstKey = undefined
+      this.#first = undefined
+    }
+    if (!this.#others) return
+    for (const key of [...this.#others.keys()])
+      if (unwanted(key)) this.#others.delete(key)
+  }
+
   /** Counts a request of `key` and decides whether it may go through. */
   check(key: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
     const state = this.#roll(key, now)

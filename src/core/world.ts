@@ -1,3 +1,4 @@
+import { forgetScenarioWindows } from './api-limits.js'
 import type { KnownKey } from './auth.js'
 import type { ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
@@ -232,6 +233,7 @@ export class SandboxWorld implements SessionEntry, World {
     if (!removed) return false
     this.#defined?.delete(name)
     this.#countDefined(-this.#seeds(removed))
+    forgetScenarioWindows(this.limiter, name)
     this.dropScenarioPets(name)
     if (this.#active.name === name) this.#active = this.#shared.startupScenario()
     return true

@@ -158,6 +158,33 @@ describe('created pets are bounded per world and in all', () => {
     expect((await define('cy', 'one-more', { count: 10 })).status).toBe(400)
   })
 
+  test('a removed scenario leaves no rate-limit windows behind: defined again, it starts afresh', async () => {
+    const sandbox = createSandbox({ count: 5 })
+    const tight = {
+      description: 'two a minute',
+      rateLimits: { plans: { free: { perMinute: 2, perDay: 100 } } },
+    }
+    const session = { 'x-sandbox-session': 'ann' }
+    const list = () =>
+      call(sandbox, 'GET', '/v1/pets?limit=1', {
+        headers: { ...session, 'x-sandbox-scenario': 'tight' },
+      })
+    const path = '/__sandbox/scenarios/tight'
+    expect(
+      (await call(sandbox, 'PUT', path, { body: tight, headers: session })).status,
+    ).toBe(201)
+    expect((await list()).status).toBe(200)
+    expect((await list()).status).toBe(200)
+    expect((await list()).status).toBe(429)
+    expect((await call(sandbox, 'DELETE', path, { headers: session })).status).toBe(204)
+    expect(
+      (await call(sandbox, 'PUT', path, { body: tight, headers: session })).status,
+    ).toBe(201)
+    const fresh = await list()
+    expect(fresh.status).toBe(200)
+    expect(fresh.headers['x-ratelimit-remaining']).toBe('1')
+  })
+
   test('the limits are options checked like the others', () => {
     for (const options of [
       { maxPets: -1 },
