@@ -351,7 +351,7 @@ export class SandboxWorld implements SessionEntry, World {
   #definedRefusal(more: number): string | undefined {
     if (more <= 0) return undefined
     const { quota } = this.#shared
-    const what = `its data seeds ${thousands(more)} pets`
+    const what = `its data adds ${thousands(more)} pets to seed`
     if (this.#definedPets + more > quota.maxPets) {
       return `${what}, and the scenarios a session defines seed at most ${thousands(quota.maxPets)} together (maxPets, --max-pets), ${thousands(this.#definedPets)} already`
     }

@@ -128,7 +128,7 @@ describe('created pets are bounded per world and in all', () => {
     const over = await define('ann', 'forty-one', { count: 41 })
     expect(over.status).toBe(400)
     expect(over.body.message).toMatch(
-      /data seeds 41 pets, and the scenarios a session defines seed at most 100 together \(maxPets, --max-pets\), 60 already/,
+      /data adds 41 pets to seed, and the scenarios a session defines seed at most 100 together \(maxPets, --max-pets\), 60 already/,
     )
     expect(over.body.message).toMatch(/DELETE \/__sandbox\/scenarios\/\{name\}/)
     // Without count or pets, the data seeds the sandbox's count (5): 65 in all.
