@@ -79,8 +79,8 @@ export class RateLimiter {
       this.#first = undefined
     }
     if (!this.#others) return
-    for (const key of [...this.#others.keys()])
-      if (unwanted(key)) this.#others.delete(key)
+    // A Map may lose the entry being visited while it is iterated.
+    for (const key of this.#others.keys()) if (unwanted(key)) this.#others.delete(key)
   }
 
   /** Counts a request of `key` and decides whether it may go through. */

@@ -92,8 +92,6 @@ export class SandboxWorld implements SessionEntry, World {
   #since: number
   /** The scenarios it defined at run time, by name (none until it defines one). */
   #defined: Map<string, Scenario> | undefined
-  /** The pets their data seeds when used: counted with created pets, in the quota. */
-  #definedPets = 0
 
   constructor(
     readonly id: string,
@@ -219,7 +217,8 @@ export class SandboxWorld implements SessionEntry, World {
         'Seed fewer pets (data.count, data.pets), delete a scenario this session defined (DELETE /__sandbox/scenarios/{name}), or reset the session.',
       )
     }
-    this.#countDefined(more)
+    // The pets its data seeds count with created pets, in the quota.
+    this.#shared.quota.add(more)
     defined.set(scenario.name, scenario)
     // Its pets start again from the new data; the active one switches to it.
     this.dropScenarioPets(scenario.name)
@@ -232,7 +231,7 @@ export class SandboxWorld implements SessionEntry, World {
     const removed = this.#defined?.get(name)
     if (!removed) return false
     this.#defined?.delete(name)
-    this.#countDefined(-this.#seeds(removed))
+    this.#shared.quota.add(-this.#seeds(removed))
     forgetScenarioWindows(this.limiter, name)
     this.dropScenarioPets(name)
     if (this.#active.name === name) this.#active = this.#shared.startupScenario()
@@ -294,8 +293,7 @@ export class SandboxWorld implements SessionEntry, World {
     this.#since = this.clock.now()
     this.#active = this.#shared.startupScenario()
     this.dropScenarioPets()
-    this.#defined = undefined
-    this.#countDefined(-this.#definedPets)
+    this.#dropDefined()
     return this.#pets.reset()
   }
 
@@ -332,7 +330,7 @@ export class SandboxWorld implements SessionEntry, World {
   dispose(): void {
     this.#pets.release()
     this.dropScenarioPets()
-    this.#countDefined(-this.#definedPets)
+    this.#dropDefined()
     this.journal.clear()
   }
 
@@ -352,8 +350,9 @@ export class SandboxWorld implements SessionEntry, World {
     if (more <= 0) return undefined
     const { quota } = this.#shared
     const what = `its data adds ${thousands(more)} pets to seed`
-    if (this.#definedPets + more > quota.maxPets) {
-      return `${what}, and the scenarios a session defines seed at most ${thousands(quota.maxPets)} together (maxPets, --max-pets), ${thousands(this.#definedPets)} already`
+    const already = this.#definedPets()
+    if (already + more > quota.maxPets) {
+      return `${what}, and the scenarios a session defines seed at most ${thousands(quota.maxPets)} together (maxPets, --max-pets), ${thousands(already)} already`
     }
     if (quota.total + more > quota.maxTotalPets) {
       return `${what}, and the sandbox already holds ${thousands(quota.total)} created pets and pets of defined scenarios, of the ${thousands(quota.maxTotalPets)} it keeps (maxTotalPets, --max-total-pets)`
@@ -361,8 +360,16 @@ export class SandboxWorld implements SessionEntry, World {
     return undefined
   }
 
-  #countDefined(n: number) {
-    this.#definedPets += n
-    this.#shared.quota.add(n)
+  /** The pets the data of the scenarios it defined seeds, together. */
+  #definedPets(): number {
+    let pets = 0
+    for (const scenario of this.#defined?.values() ?? []) pets += this.#seeds(scenario)
+    return pets
+  }
+
+  /** Forgets the scenarios it defined, and gives their pets back to the quota. */
+  #dropDefined() {
+    this.#shared.quota.add(-this.#definedPets())
+    this.#defined = undefined
   }
 }
