@@ -1,5 +1,5 @@
 import { fail, type Failure } from './api-errors.js'
-import type { KnownKey } from './auth.js'
+import { howToLeave, type KnownKey } from './auth.js'
 import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import {
@@ -82,15 +82,8 @@ export function checkLimit(
   const message =
     decision.code === 'api_key_temporarily_banned'
       ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429.`
-      : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${scenarioSource(scenario, key)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+      : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${howToLeave(scenario, key, world.session)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
   return { ...decision, failure: fail(decision.code, message) }
-}
-
-/** Where a request's scenario came from, and how to leave it, for messages. */
-function scenarioSource(scenario: Scenario, key: KnownKey) {
-  return key.scenario === scenario.name
-    ? `the key ${key.key} selects it: use a key without a scenario, such as sandbox-free-key`
-    : 'switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one'
 }
 
 /** Who sets the limit a 429 names: the key's plan, or the scenario that overrides it. */

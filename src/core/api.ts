@@ -180,10 +180,17 @@ export async function handleApiRequest(
 }
 
 /**
- * The journal entry of a request the API does not answer itself (a refused one, an
- * override's), with the scenario and the known key it names: nothing is counted.
+ * How a request the API does not answer itself (a refused one, an override's) is
+ * journalled: its entry, with the scenario it would have been answered under and the
+ * key it names, and how its key stands. `authorization` is the header without a session
+ * key's session part (`selectSession`), the raw header when there is none.
  */
-function uncounted(world: SandboxWorld, request: Request, target?: string) {
+function unanswered(
+  world: SandboxWorld,
+  request: Request,
+  authorization: string | null,
+  target?: string,
+) {
   const url = new URL(request.url)
   // Routed as sent: a refused path of a deprecated operation (GET /v1/pets/%5C) still
   // carries its deprecation headers, as the document says every answer of it does.
@@ -203,24 +210,37 @@ function uncounted(world: SandboxWorld, request: Request, target?: string) {
   )
   delete entry.operation
   delete entry.deprecated
+  // The order handleApiRequest follows: the request's header, the key's, the switch.
   const requested = requestedScenario(request)
-  const scenario = (requested && world.findScenario(requested)) || world.activeScenario()
-  const known = authenticate(
-    request.headers.get('authorization'),
-    world.keys,
-    scenario,
-  ).key
+  const keyScenario = peekKey(authorization, world.keys)?.scenario
+  const scenario =
+    (requested && world.findScenario(requested)) ||
+    (keyScenario && world.findScenario(keyScenario)) ||
+    world.activeScenario()
+  const auth = authenticate(authorization, world.keys, scenario, world.session)
   entry.scenario = scenario.name
-  if (known) Object.assign(entry, { key: known.key, plan: known.planName })
-  return { entry, extraHeaders, scenario, known }
+  if (auth.key) Object.assign(entry, { key: auth.key.key, plan: auth.key.planName })
+  return { entry, extraHeaders, scenario, auth }
+}
+
+/** Who sent a request the API does not answer itself, and whether it counts. */
+export interface Caller {
+  /** The `Authorization` without a session key's session part. */
+  authorization: string | null
+  /**
+   * Counted against the key's limit, as any request with a valid key (a target the
+   * pipeline refused); not for what a server refused before the API (a body over its
+   * limit, an origin or Host it does not trust), nor without a session to count in.
+   */
+  counted: boolean
 }
 
 /**
  * Answers a request the sandbox or its transport refused before the API read it (a
  * path or Host that is not one, a body over the server's size limit): the Error body
- * with the caller's rate-limit headers, peeked and not counted, plus a journal entry, so
- * such a response looks like every other /v1 one. `target` is the path as sent, for the
- * journal.
+ * with the caller's rate-limit headers, plus a journal entry, so such a response looks
+ * like every other /v1 one. A counted request goes through the limiter first, whose 429
+ * wins as it does over every other 400. `target` is the path as sent, for the journal.
  */
 export function answerRefusedRequest(
   world: SandboxWorld,
@@ -228,17 +248,36 @@ export function answerRefusedRequest(
   failure: Failure,
   target: string | undefined,
   id: number,
+  caller: Caller = {
+    authorization: request.headers.get('authorization'),
+    counted: false,
+  },
 ): Reply {
-  const { entry, extraHeaders, scenario, known } = uncounted(world, request, target)
-  const reply = errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
+  const { entry, extraHeaders, scenario, auth } = unanswered(
+    world,
+    request,
+    caller.authorization,
+    target,
+  )
+  let refusal = failure
+  let headers: HeaderMap
+  if (caller.counted && auth.ok) {
+    const decision = checkLimit(world, scenario, auth.key, world.clock.now())
+    if (!decision.allowed) {
+      refusal = decision.failure
+      if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
+    }
+    headers = decision.headers
+  } else headers = peekHeaders(world, scenario, auth.key)
+  const reply = errorReply(refusal, headers, extraHeaders)
   const rateLimit = journalRateLimit(reply.headers)
   world.record({
     ...entry,
     id,
-    status: failure.status,
+    status: refusal.status,
     durationMs: 0,
-    code: failure.code,
-    message: failure.message,
+    code: refusal.code,
+    message: refusal.message,
     ...(rateLimit ? { rateLimit } : {}),
   })
   return reply
@@ -253,8 +292,9 @@ export function journalOverride(
   request: Request,
   status: number,
   id: number,
+  authorization: string | null,
 ) {
-  const { entry } = uncounted(world, request)
+  const { entry } = unanswered(world, request, authorization)
   world.record({ ...entry, id, status, durationMs: 0, override: true })
 }
 
@@ -266,7 +306,7 @@ async function answer(
 ): Promise<Reply> {
   const { request } = call
   const now = world.clock.now()
-  const auth = authenticate(call.authorization, world.keys, scenario)
+  const auth = authenticate(call.authorization, world.keys, scenario, world.session)
   if (!auth.ok) {
     const known = auth.key
     const failure = fail(auth.code, auth.message)
@@ -302,6 +342,7 @@ async function answer(
         url,
         params,
         scenario,
+        key,
         apiBase,
         dataset: () => Promise.resolve(world.dataset(scenario)),
         body: call.body,

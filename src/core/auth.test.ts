@@ -60,3 +60,31 @@ test('the journal keeps no Authorization header, whatever it holds', () => {
     })
   }
 })
+
+describe('the way out a 401 names keeps the client in its session and its scenario source', () => {
+  test('an expired key is told of a current one, in its session when it is in one', () => {
+    const plain = authenticate('Bearer sandbox-expired-key', keys, scenario)
+    expect(plain.ok ? '' : plain.message).toBe(
+      'The API key has expired. Use a current key such as sandbox-free-key.',
+    )
+    const inSession = authenticate('Bearer sandbox-expired-key', keys, scenario, 'alice')
+    expect(inSession.ok ? '' : inSession.message).toBe(
+      'The API key has expired. Use a current key such as sandbox-free-key.alice.',
+    )
+  })
+
+  test('a scenario that expires every key: left by the switch, or by another key when a key selects it', () => {
+    const expiring = { name: 'expiring', auth: { expireAllKeys: true } }
+    const switched = authenticate('Bearer sandbox-free-key', keys, expiring)
+    expect(switched.ok ? '' : switched.message).toMatch(
+      /; to leave it, switch back with PUT \/__sandbox\/scenario \{"name":"default"\}/,
+    )
+    const keyed = createKeyIndex(defaultApiKeys as ApiKeysFixture, [
+      { name: 'expiring', keys: { 'expiring-key': 'free' } },
+    ])
+    const selected = authenticate('Bearer expiring-key', keyed, expiring, 'bob')
+    expect(selected.ok ? '' : selected.message).toMatch(
+      /; the key expiring-key selects it: to leave it, send a key without a scenario, such as sandbox-free-key\.bob\.$/,
+    )
+  })
+})

@@ -99,6 +99,8 @@ export function authenticate(
   header: string | null,
   keys: Map<string, KnownKey>,
   scenario: Pick<Scenario, 'name' | 'auth'>,
+  /** The session the request is in, to name a key that stays in it. */
+  session?: string,
 ): AuthResult {
   const { auth } = scenario
   const example =
@@ -137,7 +139,7 @@ export function authenticate(
     return {
       ok: false,
       code: 'invalid_api_key',
-      message: `The API key is not valid (the scenario "${scenario.name}" rejects every key). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`,
+      message: `The API key is not valid (the scenario "${scenario.name}" rejects every key); ${howToLeave(scenario, key, session)}.`,
       ...(key ? { key } : {}),
     }
   }
@@ -146,8 +148,8 @@ export function authenticate(
       ok: false,
       code: 'expired_api_key',
       message: auth?.expireAllKeys
-        ? `The API key has expired (the scenario "${scenario.name}" treats every bearer token as expired). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
-        : 'The API key has expired. Use a current key such as sandbox-free-key.',
+        ? `The API key has expired (the scenario "${scenario.name}" treats every bearer token as expired); ${howToLeave(scenario, key, session)}.`
+        : `The API key has expired. Use a current key such as ${freeKeyIn(session)}.`,
       ...(key ? { key } : {}),
     }
   }
@@ -159,6 +161,26 @@ export function authenticate(
     }
   }
   return { ok: true, key }
+}
+
+/**
+ * How a client leaves the scenario that answered it, for messages (lower case, no full
+ * stop). A scenario key's scenario outranks the session's switch, so only another key
+ * leaves it, in the same session (`session`, the world's id) when the request is in one.
+ */
+export function howToLeave(
+  scenario: Pick<Scenario, 'name'>,
+  key: Pick<KnownKey, 'key' | 'scenario'> | undefined,
+  session: string | undefined,
+): string {
+  if (key?.scenario !== scenario.name)
+    return 'to leave it, switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one'
+  return `the key ${key.key} selects it: to leave it, send a key without a scenario, such as ${freeKeyIn(session)}`
+}
+
+/** The Free demo key, in `session` when there is one (`sandbox-free-key.alice`). */
+function freeKeyIn(session: string | undefined): string {
+  return session === undefined ? 'sandbox-free-key' : `sandbox-free-key.${session}`
 }
 
 /** The known key a word is, or starts (`sandbox-free-key.alice`): public, so it may be named. */

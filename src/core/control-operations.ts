@@ -72,7 +72,7 @@ const clockBody = z
   })
   .check(
     z.refine((body) => Object.values(body).some((value) => value !== undefined), {
-      message: 'nothing to do',
+      message: 'must set at least one field',
     }),
   )
 

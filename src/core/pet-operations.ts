@@ -1,28 +1,26 @@
 import { fail, forcedFailure, type Failure } from './api-errors.js'
 import { GET_PET_SUNSET } from './deprecation.js'
 import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from './routes.js'
-import type { Operation, Scenario } from './scenarios.js'
+import type { Operation } from './scenarios.js'
+import { howToLeave } from './auth.js'
 import { bodyTypeRefused } from './media-type.js'
 import { validateListQuery, validateNewPet, validatePetId } from './validation.js'
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 /** `GET /pets`: up to `limit` pets in id order, optionally of one status. */
-export async function listPets({ url, scenario, dataset }: ApiCall): Promise<Answer> {
+export async function listPets(call: ApiCall): Promise<Answer> {
+  const { url, dataset } = call
   const query = validateListQuery(url.searchParams)
   if (!query.ok) return fail('validation_failed', query.message)
-  const forced = forcedError(scenario, 'listPets')
+  const forced = forcedError(call, 'listPets')
   if (forced) return forced
   return { status: 200, body: (await dataset()).list(query.value) }
 }
 
 /** `POST /pets`: a NewPet in, the stored Pet (with its id) out. */
-export async function createPet({
-  request,
-  scenario,
-  dataset,
-  body,
-}: ApiCall): Promise<Answer> {
+export async function createPet(call: ApiCall): Promise<Answer> {
+  const { request, dataset, body } = call
   const bytes = await body()
   const refused = bodyTypeRefused(request.headers.get('content-type'), bytes.length > 0)
   if (refused) return refused
@@ -55,20 +53,15 @@ export async function createPet({
   }
   const pet = validateNewPet(parsed)
   if (!pet.ok) return fail('validation_failed', pet.message)
-  const forced = forcedError(scenario, 'createPet')
+  const forced = forcedError(call, 'createPet')
   if (forced) return forced
   // A full quota or a store that cannot write throws its own code (failureOf).
   return { status: 201, body: await (await dataset()).create(pet.value) }
 }
 
 /** `GET /pets/{petId}` (deprecated): one pet, 410 once the clock passes the sunset. */
-export async function getPet({
-  world,
-  params,
-  scenario,
-  apiBase,
-  dataset,
-}: ApiCall): Promise<Answer> {
+export async function getPet(call: ApiCall): Promise<Answer> {
+  const { world, params, apiBase, dataset } = call
   // Removed means removed, whatever the id: the sunset comes before validation.
   if (world.clock.now() >= GET_PET_SUNSET) {
     return fail(
@@ -78,7 +71,7 @@ export async function getPet({
   }
   const id = validatePetId(params.petId as string)
   if (!id.ok) return fail('validation_failed', id.message)
-  const forced = forcedError(scenario, 'getPet')
+  const forced = forcedError(call, 'getPet')
   if (forced) return forced
   const pet = (await dataset()).get(id.value)
   if (!pet) {
@@ -99,7 +92,10 @@ export function listOrders({ apiBase }: ApiCall): Answer {
 }
 
 /** The failure a scenario forces on an operation (after validation, before the data). */
-function forcedError(scenario: Scenario, operation: Operation): Failure | undefined {
+function forcedError(
+  { scenario, key, world }: ApiCall,
+  operation: Operation,
+): Failure | undefined {
   const forced = scenario.errors?.[operation] ?? scenario.errors?.['*']
   if (!forced) return undefined
   return forcedFailure(
@@ -107,7 +103,7 @@ function forcedError(scenario: Scenario, operation: Operation): Failure | undefi
     forced.code,
     forced.message ??
       (forced.code === 'not_found' && operation === 'getPet'
-        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id). Switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one.`
+        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id); ${howToLeave(scenario, key, world.session)}.`
         : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
   )
 }

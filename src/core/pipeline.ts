@@ -40,6 +40,11 @@ export interface HandleInit {
   /** The request's URL as the transport parsed it already (`request.url` otherwise). */
   url?: URL
   /**
+   * The path the server mounts the sandbox under (Express's `req.baseUrl`, `/api` when
+   * `/api/v1/pets` reaches it as `/v1/pets`), for the links and messages of its answers.
+   */
+  mount?: string
+  /**
    * The request's `Origin`, when the server does not trust it (the standalone app's
    * rule, docs/security.md): a `/v1` request may then use the default session and
    * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
@@ -117,8 +122,10 @@ export function createPipeline(host: PipelineHost) {
 
   /**
    * A request refused before routing: a `/v1` one gets the caller's rate-limit headers
-   * and a journal entry (so the client's mistake shows where its requests are); a
-   * control one only the Error body, as control requests are not journalled.
+   * and a journal entry in its session when that session is live (so the client's
+   * mistake shows where its requests are), counted there when `counted`; a control one
+   * only the Error body, as control requests are not journalled. A refusal makes no
+   * session: it leaves the sandbox as it was.
    */
   const refuseIn = (
     kind: Scope['kind'] | undefined,
@@ -126,17 +133,34 @@ export function createPipeline(host: PipelineHost) {
     failure: Failure,
     target: string | undefined,
     id: number,
-  ): Reply =>
-    kind === 'control'
-      ? errorReply(failure)
-      : answerRefusedRequest(main, request, failure, target, id)
+    counted: boolean,
+  ): Reply => {
+    if (kind === 'control') return errorReply(failure)
+    const keys = host.keys()
+    const selection = selectSession(request, (key) => keys.has(key))
+    // No session can be told: the default one journals it, and nothing is counted.
+    if (selection instanceof Failure)
+      return answerRefusedRequest(main, request, failure, target, id)
+    const world = selection.id === DEFAULT_SESSION ? main : sessions.peek(selection.id)
+    return answerRefusedRequest(world ?? main, request, failure, target, id, {
+      authorization: selection.authorization,
+      counted: counted && world !== undefined,
+    })
+  }
 
-  /** The answer to a request a server refused before the pipeline saw it, with its id. */
+  /**
+   * The answer to a request a server refused before the pipeline saw it, with its id. A
+   * target that is not a path counts wherever it is caught (the standalone app checks
+   * targets before any of its pages, the pipeline before routing); what else a server
+   * refuses before the API (a body over its limit, a Host or origin it does not trust)
+   * does not.
+   */
   const refuse = (request: Request, failure: Failure, target?: string): Reply => {
     const id = host.nextRequestId()
     const url = new URL(request.url)
     const kind = kindOf(url, target ?? `${url.pathname}${url.search}`)
-    return withId(refuseIn(kind, request, failure, target, id), id)
+    const counted = failure.code === 'invalid_path'
+    return withId(refuseIn(kind, request, failure, target, id, counted), id)
   }
 
   const answer = async (
@@ -150,7 +174,7 @@ export function createPipeline(host: PipelineHost) {
     const keys = host.keys()
     const selection = selectSession(request, (key) => keys.has(key))
     if (selection instanceof Failure) {
-      return refuseIn(scope.kind, request, selection, target, id)
+      return refuseIn(scope.kind, request, selection, target, id, false)
     }
     const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
     let created = false
@@ -163,7 +187,10 @@ export function createPipeline(host: PipelineHost) {
         !sessions.peek(selection.id)
       ) {
         const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
-        return answerRefusedRequest(main, request, refused, target, id)
+        return answerRefusedRequest(main, request, refused, target, id, {
+          authorization: selection.authorization,
+          counted: false,
+        })
       }
       const named = host.worldOf(selection.id)
       created = named.created
@@ -171,7 +198,7 @@ export function createPipeline(host: PipelineHost) {
         id,
         request,
         url,
-        apiBase: scope.api.base.path,
+        apiBase: init.mount ? `${init.mount}${scope.api.base.path}` : scope.api.base.path,
         rest: scope.api.rest,
         authorization: selection.authorization,
         body,
@@ -204,7 +231,7 @@ export function createPipeline(host: PipelineHost) {
       if (!scope) return undefined
       const id = host.nextRequestId()
       if (scope.unsafe) {
-        return withId(refuseIn(scope.kind, request, scope.unsafe, target, id), id)
+        return withId(refuseIn(scope.kind, request, scope.unsafe, target, id, true), id)
       }
       return withId(await answer(request, url, scope, init, id), id)
     },
@@ -214,8 +241,15 @@ export function createPipeline(host: PipelineHost) {
       // In the journal of the session the request named, when that session is live.
       const keys = host.keys()
       const selection = selectSession(request, (key) => keys.has(key))
-      const world = selection instanceof Failure ? undefined : sessions.peek(selection.id)
-      journalOverride(world ?? main, request, status, host.nextRequestId())
+      const chosen = selection instanceof Failure ? undefined : selection
+      const world = chosen && sessions.peek(chosen.id)
+      journalOverride(
+        world ?? main,
+        request,
+        status,
+        host.nextRequestId(),
+        chosen ? chosen.authorization : request.headers.get('authorization'),
+      )
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { SandboxWorld } from './world.js'
+import type { KnownKey } from './auth.js'
 import type { Failure } from './api-errors.js'
 import type { HeaderMap } from './reply.js'
 import type { JournalEntry } from './journal.js'
@@ -44,6 +45,8 @@ export interface ApiCall {
   /** Path parameters by name (`petId`), as sent (still percent-encoded). */
   params: Record<string, string>
   scenario: Scenario
+  /** The key the request was authenticated with. */
+  key: KnownKey
   /** The base path the request came in on (`/v1`), for messages and links. */
   apiBase: string
   /** The data this request sees (a data scenario's own, or the sandbox's). */

@@ -19,7 +19,7 @@ export function validateListQuery(
     problems.push(`limit must be given once, got ${limits.length} values`)
   else if (limits.length === 1) {
     const raw = limits[0] as string
-    const parsed = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN
+    const parsed = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
     if (!(parsed >= 1 && parsed <= 100)) {
       problems.push(
         `limit must be an integer from 1 to 100, got ${JSON.stringify(truncate(raw))} (leave it out for the default 20)`,

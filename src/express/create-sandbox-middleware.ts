@@ -193,6 +193,7 @@ export function buildSandboxMiddleware(
       const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
       const init: AdapterInit =
         body === undefined ? { target, url } : { body, target, url }
+      if (req.baseUrl) init.mount = req.baseUrl
       const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted
       inits.set(request, init)

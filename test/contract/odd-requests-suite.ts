@@ -181,6 +181,73 @@ export function defineOddRequestsSuite(
       })
     })
 
+    describe('a refused path counts as any other 400 of its key, in its session', () => {
+      const remaining = (answer: Answer) =>
+        Number(answer.headers.get('x-ratelimit-remaining'))
+      const journalOf = async (session: string) => {
+        const response = await fetch(`${target.origin}/__sandbox/requests`, {
+          headers: { 'x-sandbox-session': session },
+        })
+        return (await response.json()).requests as Array<{
+          path: string
+          status: number
+          code?: string
+          key?: string
+        }>
+      }
+
+      test('in the window and journal of the session its key names', async () => {
+        const first = await send('GET', '/v1/pets?limit=1', `${FREE}.odd`)
+        expect(first.status).toBe(200)
+        const refused = await send('GET', '/v1/%ZZ', `${FREE}.odd`)
+        expect(refused.status).toBe(400)
+        expect(json(refused).code).toBe('invalid_path')
+        expect(refused.headers.get('x-ratelimit-limit')).toBe(
+          first.headers.get('x-ratelimit-limit'),
+        )
+        expect(remaining(refused)).toBe(remaining(first) - 1)
+        const next = await send('GET', '/v1/pets?limit=1', `${FREE}.odd`)
+        expect(remaining(next)).toBe(remaining(first) - 2)
+        expect(await journalOf('odd')).toContainEqual(
+          expect.objectContaining({
+            path: '/v1/%ZZ',
+            status: 400,
+            code: 'invalid_path',
+            key: FREE,
+          }),
+        )
+        expect(
+          (await journalOf('default')).some((entry) => entry.path === '/v1/%ZZ'),
+        ).toBe(false)
+      })
+
+      test('it makes no session: a refusal leaves the sandbox as it was', async () => {
+        await send('DELETE', '/__sandbox/sessions/fresh')
+        const refused = await send('GET', '/v1/%ZZ', `${FREE}.fresh`)
+        expect(refused.status).toBe(400)
+        expect(refused.headers.get('x-sandbox-session-created')).toBeNull()
+        const ids = async () =>
+          json(await send('GET', '/__sandbox/sessions', null)).sessions.map(
+            (session: { id: string }) => session.id,
+          )
+        expect(await ids()).not.toContain('fresh')
+        // The first request the API answers makes it.
+        await send('GET', '/v1/pets?limit=1', `${FREE}.fresh`)
+        expect(await ids()).toContain('fresh')
+      })
+
+      test('without a valid key it is not counted; over the limit the 429 wins', async () => {
+        const first = await send('GET', '/v1/pets?limit=1', null)
+        const refused = await send('GET', '/v1/%ZZ', null)
+        expect(json(refused).code).toBe('invalid_path')
+        expect(remaining(refused)).toBe(remaining(first))
+        const limited = await send('GET', '/v1/%ZZ', 'sandbox-rate-limited-key')
+        expect(limited.status).toBe(429)
+        expect(json(limited).code).toBe('rate_limit_exceeded')
+        expect(limited.headers.get('retry-after')).toMatch(/^\d+$/)
+      })
+    })
+
     describe("getPet's refused paths carry its deprecation headers, as the document says", () => {
       test.each(['/v1/pets/%5C', '/v1/pets/%2F', '/v1/pets/%ZZ', '/v1/pets/%E0%A4'])(
         'GET %s',

@@ -139,6 +139,11 @@ export function defineSessionsSuite(
         key: 'sandbox-missing-pet-key.dan',
       })
       expect(missing.status).toBe(404)
+      // The key outranks the session's switch: the way out it names is another key, in
+      // the same session.
+      expect(missing.body.message).toMatch(
+        /the key sandbox-missing-pet-key selects it: to leave it, send a key without a scenario, such as sandbox-free-key\.dan/,
+      )
       expect((await call('GET', '/v1/pets/1', { key: `${FREE}.dan` })).status).toBe(200)
       // The X-Sandbox-Scenario header is stronger than the key's scenario.
       const header = await fetch(`${target.origin}/v1/pets/1`, {

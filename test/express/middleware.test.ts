@@ -38,6 +38,17 @@ test('mounted under a path, it serves the API and the control endpoints below it
   expect((await fetch(`${origin}/mock/__sandbox`)).status).toBe(200)
 })
 
+test('mounted under a path, its links and messages name the path the client calls', async () => {
+  const pet = await fetch(`${origin}/mock/v1/pets/1`, { headers: FREE })
+  expect(pet.status).toBe(200)
+  expect(pet.headers.get('link')).toBe('</mock/v1/pets>; rel="successor-version"')
+  const orders = await fetch(`${origin}/mock/v1/store/orders`, { headers: FREE })
+  expect((await orders.json()).message).toMatch(/Use GET \/mock\/v1\/pets\b/)
+  // Through the CLI's path too, and under another mount its own.
+  const fast = await fetch(`${origin}/fast/v1/pets/1`, { headers: FREE })
+  expect(fast.headers.get('link')).toBe('</fast/v1/pets>; rel="successor-version"')
+})
+
 test('other requests go on to the app', async () => {
   expect(await (await fetch(`${origin}/health`)).json()).toEqual({ ok: true })
   // Outside /v1 and /__sandbox the middleware steps aside; Express answers its own 404.

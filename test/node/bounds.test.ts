@@ -334,3 +334,12 @@ describe('X-Sandbox-Scenario affects that request only', () => {
     expect(plain.headers['x-ratelimit-remaining']).toBe('58')
   })
 })
+
+test('a clock body that sets nothing says so, with the fields it takes', async () => {
+  const sandbox = createSandbox({ count: 0 })
+  const refused = await call(sandbox, 'POST', '/__sandbox/clock', { body: {} })
+  expect(refused.status).toBe(400)
+  expect(refused.body.message).toMatch(
+    /^Invalid body: body must set at least one field\. Send \{"advanceSeconds": 60\}/,
+  )
+})
