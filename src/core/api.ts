@@ -239,8 +239,8 @@ export interface Caller {
  * Answers a request the sandbox or its transport refused before the API read it (a
  * path or Host that is not one, a body over the server's size limit): the Error body
  * with the caller's rate-limit headers, plus a journal entry, so such a response looks
- * like every other /v1 one. A counted request goes through the limiter first, whose 429
- * wins as it does over every other 400. `target` is the path as sent, for the journal.
+ * like every other /v1 one; a counted one counts against its key's window while it has
+ * room. `target` is the path as sent, for the journal.
  */
 export function answerRefusedRequest(
   world: SandboxWorld,
@@ -259,25 +259,20 @@ export function answerRefusedRequest(
     caller.authorization,
     target,
   )
-  let refusal = failure
-  let headers: HeaderMap
-  if (caller.counted && auth.ok) {
-    const decision = checkLimit(world, scenario, auth.key, world.clock.now())
-    if (!decision.allowed) {
-      refusal = decision.failure
-      if (decision.ignoredRetryAfter) entry.ignoredRetryAfter = true
-    }
-    headers = decision.headers
-  } else headers = peekHeaders(world, scenario, auth.key)
-  const reply = errorReply(refusal, headers, extraHeaders)
+  let headers = peekHeaders(world, scenario, auth.key)
+  // Counted while its window has room. The answer stays the 400: no check reads a path
+  // that is not one, so it never gets a 429, nor counts towards a ban.
+  if (caller.counted && auth.ok && Number(headers['x-ratelimit-remaining']) > 0)
+    headers = checkLimit(world, scenario, auth.key, world.clock.now()).headers
+  const reply = errorReply(failure, headers, extraHeaders)
   const rateLimit = journalRateLimit(reply.headers)
   world.record({
     ...entry,
     id,
-    status: refusal.status,
+    status: failure.status,
     durationMs: 0,
-    code: refusal.code,
-    message: refusal.message,
+    code: failure.code,
+    message: failure.message,
     ...(rateLimit ? { rateLimit } : {}),
   })
   return reply
