@@ -25,6 +25,11 @@ export interface LoadedState {
   version: 1 | 2
   /** A last line with no newline: a write cut short by a kill, never acknowledged. */
   torn?: { line: number; bytes: number }
+  /**
+   * A last line with no newline that holds a whole pet (a file saved by an editor that
+   * leaves the last newline out): kept, and the newline added before the next append.
+   */
+  unterminated?: { line: number }
 }
 
 export function encodeHeader(state: { seed: number; count: number }) {
@@ -45,6 +50,57 @@ export function encodeState(state: PersistedState) {
   return text
 }
 
+/** How a state file is refused: `reason` says what is wrong; `line` a line to mend. */
+type Refuse = (reason: string, line?: number) => SandboxError
+
+function refuser(file: string, option: PathOption): Refuse {
+  const another = capitalized(useAnother(option, 'a new file'))
+  return (reason, line) =>
+    SandboxError.for(
+      'INVALID_PERSISTED_STATE',
+      `restore the state from ${file}`,
+      `${reason}, so it was left untouched`,
+      line === undefined
+        ? `${another}, or delete this one to start from the seeded data.`
+        : `Mend line ${line} (or remove it: the pet it holds is lost), then start again; or ${useAnother(option, 'a new file')}.`,
+    )
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+const NEWLINE = 0x0a
+
+/**
+ * A state file's bytes as text. JSON lines are UTF-8: a line with other bytes (an
+ * editor that saved it as Latin-1) is refused, naming it, since its characters could
+ * not be told, nor its bytes counted as the writer counts them. Only a last line
+ * without a newline may hold a character cut in half (a write cut short there).
+ */
+export function decodeStateFile(
+  bytes: Uint8Array,
+  file: string,
+  option: PathOption = 'createFileStore()',
+): string {
+  const end = bytes.lastIndexOf(NEWLINE) + 1
+  const tail = new TextDecoder().decode(bytes.subarray(end))
+  try {
+    return UTF8.decode(bytes.subarray(0, end)) + tail
+  } catch {
+    let start = 0
+    for (let line = 1; ; line++) {
+      const next = bytes.indexOf(NEWLINE, start) + 1
+      try {
+        UTF8.decode(bytes.subarray(start, next))
+      } catch {
+        throw refuser(file, option)(
+          `line ${line} is not UTF-8 text (a byte of another encoding, such as Latin-1 saved by an editor)`,
+          line,
+        )
+      }
+      start = next
+    }
+  }
+}
+
 /**
  * Parses a state file of either format. Throws a SandboxError (INVALID_PERSISTED_STATE)
  * naming the file (and the line, the id) for anything but a torn last line, which is
@@ -55,15 +111,11 @@ export function parseStateFile(
   file: string,
   option: PathOption = 'createFileStore()',
 ): LoadedState {
-  const fix = `${capitalized(useAnother(option, 'a new file'))}, or delete this one to start from the seeded data.`
-  const refuse = (reason: string) =>
-    SandboxError.for(
-      'INVALID_PERSISTED_STATE',
-      `restore the state from ${file}`,
-      `${reason}, so it was left untouched`,
-      fix,
-    )
-  const ids = { action: `restore the state from ${file}`, fix }
+  const refuse = refuser(file, option)
+  const ids = {
+    action: `restore the state from ${file}`,
+    fix: `${capitalized(useAnother(option, 'a new file'))}, or delete this one to start from the seeded data.`,
+  }
   if (text.trim() === '') throw refuse('it is empty')
   const firstEnd = text.indexOf('\n')
   const first = firstEnd === -1 ? text : text.slice(0, firstEnd)
@@ -75,6 +127,16 @@ export function parseStateFile(
   }
   if (isObject(header) && header.format === STATE_LOG_FORMAT) {
     return parseLog(text, header, refuse, ids)
+  }
+  if (
+    isObject(header) &&
+    typeof header.format === 'string' &&
+    header.format !== STATE_FORMAT &&
+    header.format.startsWith('petstore-sandbox/state@')
+  ) {
+    throw refuse(
+      `its header (line 1) names the format "${header.format.slice(0, 40)}", which this version of petstore-sandbox does not read (it reads "${STATE_LOG_FORMAT}" and "${STATE_FORMAT}"): a newer version wrote it. Upgrade petstore-sandbox to serve it`,
+    )
   }
   let whole: unknown
   try {
@@ -107,39 +169,52 @@ export function parseStateFile(
 function parseLog(
   text: string,
   header: Record<string, unknown>,
-  refuse: (reason: string) => SandboxError,
+  refuse: Refuse,
   ids: { action: string; fix: string },
 ): LoadedState {
   if (!isInteger(header.seed) || !isInteger(header.count)) {
-    throw refuse('its header (line 1) has no integer seed and count')
+    throw refuse('its header (line 1) has no integer seed and count', 1)
   }
   const lines = text.split('\n')
   // A file that ends with a newline splits into a last empty string.
   const last = lines.pop() as string
   let torn: LoadedState['torn']
+  let unterminated: LoadedState['unterminated']
   if (last !== '') {
     if (lines.length === 0) throw refuse('its header (line 1) is cut short')
-    torn = { line: lines.length + 1, bytes: Buffer.byteLength(last) }
+    const whole = wholePet(last)
+    if (whole) {
+      lines.push(last)
+      unterminated = { line: lines.length }
+    } else torn = { line: lines.length + 1, bytes: Buffer.byteLength(last) }
   }
   const pets: Pet[] = []
+  /** The line of each pet, for messages. */
+  const lineOf: number[] = []
   for (let index = 1; index < lines.length; index++) {
     const line = lines[index] as string
+    // A blank line (an editor's, at the end) holds nothing: skipped.
+    if (line.trim() === '') continue
     let value: unknown
     try {
       value = JSON.parse(line)
     } catch (error) {
-      throw refuse(`line ${index + 1} is not valid JSON (${(error as Error).message})`)
+      throw refuse(
+        `line ${index + 1} is not valid JSON (${(error as Error).message})`,
+        index + 1,
+      )
     }
     const parsed = petSchema.safeParse(value)
     if (!parsed.success)
-      throw refuse(`line ${index + 1} is not a pet (${describe(parsed)})`)
+      throw refuse(`line ${index + 1} is not a pet (${describe(parsed)})`, index + 1)
     pets.push(parsed.data)
+    lineOf.push(index + 1)
   }
   checkPetIds(pets, {
     ...ids,
     code: 'INVALID_PERSISTED_STATE',
     field: 'pets',
-    where: (index) => `line ${index + 2}'s id`,
+    where: (index) => `line ${lineOf[index]}'s id`,
   })
   // Appended pets follow the rewritten ones in id order already; a foreign file may not.
   const sorted = pets.every((pet, index) => index === 0 || pets[index - 1]!.id < pet.id)
@@ -148,6 +223,21 @@ function parseLog(
     state: { format: STATE_FORMAT, seed: header.seed, count: header.count, pets },
     version: 2,
     ...(torn ? { torn } : {}),
+    ...(unterminated ? { unterminated } : {}),
+  }
+}
+
+/**
+ * Whether a last line without its newline is a whole pet. A line the writer cut short
+ * never is: its lines end `}` and then the newline, so a prefix that parses is the whole
+ * object; a character cut in half (decoded as U+FFFD) is not kept.
+ */
+function wholePet(line: string): boolean {
+  if (line.includes('\uFFFD')) return false
+  try {
+    return petSchema.safeParse(JSON.parse(line)).success
+  } catch {
+    return false
   }
 }
 

@@ -12,7 +12,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SandboxError, type SandboxErrorCode } from '../../core/errors.js'
-import { parseStateFile, type LoadedState } from './format.js'
+import { decodeStateFile, parseStateFile, type LoadedState } from './format.js'
 import { O_NOFOLLOW, O_NONBLOCK } from './fs.js'
 import { acquireFileLock, FileLockedError, lockPathOf, type FileLock } from './lock.js'
 import { capitalized, useAnother, withPath, type PathOption } from './wording.js'
@@ -173,6 +173,8 @@ export interface ReadFile {
   /** The acknowledged bytes: all but a torn last line. */
   bytes: number
   torn: boolean
+  /** The last line, kept, has no newline: the writer adds one before appending. */
+  unterminated: boolean
   pets: number
 }
 
@@ -217,16 +219,18 @@ export function openStateFile(
 }
 
 function readStateFile(file: string, option: PathOption, notice: (line: string) => void) {
-  let text: string
+  let raw: Buffer
   let seen: Seen = null
+  let links = 1
   try {
     // O_NONBLOCK: a FIFO put there after the check does not hang the start.
     const readFd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
     try {
       const stats = fstatSync(readFd)
       if (!stats.isFile()) throw new Error('it is not a regular file')
+      links = stats.nlink
       seen = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs }
-      text = readFileSync(readFd, 'utf8')
+      raw = readFileSync(readFd)
     } finally {
       closeSync(readFd)
     }
@@ -239,16 +243,29 @@ function readStateFile(file: string, option: PathOption, notice: (line: string) 
       error,
     )
   }
-  const loaded = parseStateFile(text, file, option)
+  if (links > 1)
+    throw storageError(
+      'FILE_NOT_READABLE',
+      `Failed to use the state file ${file}: it has ${links} names (hard links), and its lock is taken by name, so a server started on another name could write over this one's creates. Give the file one name (copy it, or remove the other links), or ${useAnother(option)}.`,
+    )
+  const loaded = parseStateFile(decodeStateFile(raw, file, option), file, option)
+  // Counted on the bytes, as the writer counts them: a torn line ends the file.
+  const bytes = loaded.torn ? raw.lastIndexOf(0x0a) + 1 : raw.length
   const read: ReadFile = {
     version: loaded.version,
-    bytes: Buffer.byteLength(text) - (loaded.torn?.bytes ?? 0),
+    bytes,
     torn: loaded.torn !== undefined,
+    unterminated: loaded.unterminated !== undefined,
     pets: loaded.state.pets.length,
   }
   if (loaded.torn) {
     notice(
-      `${file}: its last line (line ${loaded.torn.line}, ${loaded.torn.bytes} bytes) was cut short by a stop in the middle of a write, before any answer: dropped.`,
+      `${file}: its last line (line ${loaded.torn.line}, ${raw.length - bytes} bytes) was cut short by a stop in the middle of a write, before any answer: dropped.`,
+    )
+  }
+  if (loaded.unterminated) {
+    notice(
+      `${file}: its last line (line ${loaded.unterminated.line}) holds a whole pet but no newline at its end: kept, and the newline is added before the next create.`,
     )
   }
   return { loaded, read, seen }

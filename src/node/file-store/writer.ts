@@ -212,7 +212,8 @@ export function createStoreWriter(
 
   /**
    * Takes the file read at start as it is: a state@2 file is opened to append to (a torn
-   * last line cut off), a state@1 file rewritten as state@2. Nothing here is needed to
+   * last line cut off, a whole one given its newline), a state@1 file rewritten as
+   * state@2. Nothing here is needed to
    * serve it: a failure (a full disk) leaves the file as it was, and the next create
    * rewrites it first (answered 507 until that works).
    */
@@ -233,6 +234,16 @@ export function createStoreWriter(
         `${file}: served as it is; ${read.version === 1 ? 'rewriting it as state@2' : 'opening it to append'} failed (${(error as Error).message}). The next create rewrites it first, and is answered 507 storage_failed until that works (free disk space).`,
       )
       return
+    }
+    if (read.unterminated) {
+      try {
+        await writeFully(fs, fd, Buffer.from('\n'), length)
+        await fs.fsync(fd)
+        length += 1
+      } catch {
+        // The next write rewrites the file first, every line with its newline.
+        recovery = { state }
+      }
     }
     if (!read.torn) return
     try {

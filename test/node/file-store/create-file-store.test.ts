@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -77,12 +84,80 @@ test('a corrupt file is refused with a SandboxError naming it, left untouched an
       name: 'SandboxError',
       code: 'INVALID_PERSISTED_STATE',
       message: expect.stringMatching(
-        /^Failed to restore the state from .*state\.jsonl: line 2 is not valid JSON .*Pass createFileStore\(\) a new file, or delete this one/,
+        /^Failed to restore the state from .*state\.jsonl: line 2 is not valid JSON .*Mend line 2 \(or remove it: the pet it holds is lost\), then start again; or pass createFileStore\(\) a new file\.$/,
       ),
     }),
   )
   expect(readFileSync(file, 'utf8')).toBe(content)
   expect(existsSync(`${file}.lock`)).toBe(false)
+})
+
+describe('a file edited by hand', () => {
+  const HEADER = '{"format":"petstore-sandbox/state@2","seed":1,"count":1}\n'
+  const ONE = '{"id":1,"name":"One","categoryId":1}\n'
+
+  test('a line that is not UTF-8 (Latin-1 from an editor) is refused, naming it, and left as it was', () => {
+    const bytes = Buffer.concat([
+      Buffer.from(`${HEADER}${ONE}{"id":2,"name":"Ren`),
+      Buffer.from([0xe9]),
+      Buffer.from('e","categoryId":1}\n{"id":3,"name":"Three","categoryId":1}\n'),
+    ])
+    writeFileSync(file, bytes)
+    expect(() => createFileStore(file, quiet)).toThrow(
+      /line 3 is not UTF-8 text \(a byte of another encoding, such as Latin-1 saved by an editor\), so it was left untouched\. Mend line 3/,
+    )
+    expect(readFileSync(file).equals(bytes)).toBe(true)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  test('a whole last line without its newline is kept, and the next create goes on a line of its own', async () => {
+    writeFileSync(file, `${HEADER}${ONE}{"id":9,"name":"Hand","categoryId":2}`)
+    const lines: string[] = []
+    const store = createFileStore(file, { log: (line) => lines.push(line) })
+    opened.push(store)
+    const sandbox = createSandbox({ count: 1, seed: 1, store })
+    expect(await store.restored).toBe(true)
+    expect(await names(await ask(sandbox, '/v1/pets'))).toEqual(['One', 'Hand'])
+    expect(lines.join('\n')).toMatch(
+      /line 3\) holds a whole pet but no newline at its end: kept/,
+    )
+    expect((await post(sandbox, 'Next')).status).toBe(201)
+    expect(inFile().map((pet) => pet.name)).toEqual(['One', 'Hand', 'Next'])
+    expect(
+      readFileSync(file, 'utf8').endsWith(
+        '"categoryId":2}\n{"id":10,"name":"Next","categoryId":1}\n',
+      ),
+    ).toBe(true)
+  })
+
+  test('blank lines (as an editor may leave at the end) are skipped; ids are named by their line', async () => {
+    writeFileSync(file, `${HEADER}\n${ONE}\n`)
+    const store = open()
+    const sandbox = createSandbox({ count: 1, seed: 1, store })
+    expect(await names(await ask(sandbox, '/v1/pets'))).toEqual(['One'])
+    expect((await post(sandbox, 'After')).status).toBe(201)
+    await store.close()
+    opened.splice(opened.indexOf(store), 1)
+    expect(inFile().map((pet) => pet.name)).toEqual(['One', 'After'])
+    writeFileSync(file, `${HEADER}\n${ONE}\n${ONE}`)
+    expect(() => createFileStore(file, quiet)).toThrow(/line 5's id/)
+  })
+
+  test('a file of a newer format says to upgrade, not that it is not JSON', () => {
+    writeFileSync(file, '{"format":"petstore-sandbox/state@3","seed":1,"count":1}\n')
+    expect(() => createFileStore(file, quiet)).toThrow(
+      /its header \(line 1\) names the format "petstore-sandbox\/state@3", which this version of petstore-sandbox does not read .*a newer version wrote it\. Upgrade petstore-sandbox to serve it/,
+    )
+  })
+
+  test('a file with a second name (a hard link) is refused: its lock is taken by name', () => {
+    writeFileSync(file, `${HEADER}${ONE}`)
+    linkSync(file, join(folder, 'other.jsonl'))
+    expect(() => createFileStore(file, quiet)).toThrow(
+      /it has 2 names \(hard links\), and its lock is taken by name/,
+    )
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
 })
 
 describe('one owner per file', () => {
