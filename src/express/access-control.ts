@@ -225,9 +225,15 @@ function isControl(url: string) {
   return path !== CONTROL_DOCUMENT_PATH && CONTROL.test(path)
 }
 
-/** The landing page, `/` with any query: rendered from the sandbox's state. */
-function isLandingPage(url: string) {
-  return url === '/' || url.startsWith('/?')
+/**
+ * The landing page, rendered from the sandbox's state: `/` with any query, as Express
+ * routes it, so with any number of slashes (`//`), in origin or absolute form.
+ */
+export function isLandingPage(url: string) {
+  const path =
+    url.charCodeAt(0) === 47 ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '')
+  const end = path.search(/[?#]/)
+  return /^\/*$/.test(end === -1 ? path : path.slice(0, end))
 }
 
 function isPreflight(req: IncomingMessage) {

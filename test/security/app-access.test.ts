@@ -235,7 +235,9 @@ describe('/v1 stays a public API', () => {
 
   test('the landing page, which shows the control state, gives no site CORS headers', async () => {
     at.app.sandbox.defineScenario({ name: 'team-only', description: 'ours' })
-    for (const path of ['/', '/?token=x']) {
+    // Express routes `//` to it too, and a target in absolute form.
+    const absolute = `http://127.0.0.1:${at.port}/`
+    for (const path of ['/', '/?token=x', '//', '//?x', absolute]) {
       const reply = await send(at.port, 'GET', path, { origin: EVIL })
       expect(reply.status).toBe(200)
       expect(reply.body).toContain('team-only')
