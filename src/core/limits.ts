@@ -31,6 +31,17 @@ export const MAX_SESSIONS_LIMIT = 100_000
 /** The longest session idle time, in seconds: 30 days. */
 export const MAX_SESSION_TTL_SECONDS = 30 * 86_400
 
+/**
+ * The longest texts of a scenario, in characters: its `name` (a path segment, like a
+ * session id), and its `description` and forced errors' `message` and `code`. A scenario
+ * a session defines at run time is held in memory by every server it reaches.
+ */
+export const MAX_SCENARIO_NAME_LENGTH = 64
+export const MAX_SCENARIO_TEXT_LENGTH = 1_000
+
+/** The most plans a scenario's `rateLimits.plans` names (the fixtures have four). */
+export const MAX_SCENARIO_PLANS = 50
+
 /** The longest `name` of a pet, in characters (UTF-16 code units, as JSON counts them). */
 export const MAX_NAME_LENGTH = 1_000
 

@@ -12,7 +12,12 @@ import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues } from './describe-issues.js'
 import { latencySchema, type Latency } from './latency.js'
-import { MAX_COUNT } from './limits.js'
+import {
+  MAX_COUNT,
+  MAX_SCENARIO_NAME_LENGTH,
+  MAX_SCENARIO_PLANS,
+  MAX_SCENARIO_TEXT_LENGTH,
+} from './limits.js'
 import { ownRecord } from './own-names.js'
 import * as z from 'zod/mini'
 
@@ -35,8 +40,13 @@ const forcedErrorSchema = z.strictObject({
   ),
   code: z
     .string()
-    .check(z.regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"')),
-  message: z.optional(z.string().check(z.minLength(1))),
+    .check(
+      z.regex(/^[a-z][a-z0-9_]*$/, 'must be snake_case, e.g. "not_found"'),
+      z.maxLength(MAX_SCENARIO_NAME_LENGTH),
+    ),
+  message: z.optional(
+    z.string().check(z.minLength(1), z.maxLength(MAX_SCENARIO_TEXT_LENGTH)),
+  ),
 })
 
 /** The share of an operation's requests that get no answer (docs/faults.md). */
@@ -55,8 +65,9 @@ export const scenarioSchema = z.strictObject({
     .string()
     .check(
       z.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case letters, digits and dashes'),
+      z.maxLength(MAX_SCENARIO_NAME_LENGTH),
     ),
-  description: z.string().check(z.minLength(1)),
+  description: z.string().check(z.minLength(1), z.maxLength(MAX_SCENARIO_TEXT_LENGTH)),
   auth: z.optional(
     z.strictObject({
       expireAllKeys: z.optional(z.boolean()),
@@ -65,7 +76,16 @@ export const scenarioSchema = z.strictObject({
   ),
   rateLimits: z.optional(
     z.strictObject({
-      plans: z.optional(ownRecord(z.string().check(z.minLength(1)), planLimitsSchema)),
+      plans: z.optional(
+        ownRecord(
+          z.string().check(z.minLength(1), z.maxLength(MAX_SCENARIO_NAME_LENGTH)),
+          planLimitsSchema,
+        ).check(
+          z.refine((plans) => Object.keys(plans).length <= MAX_SCENARIO_PLANS, {
+            message: `must name at most ${MAX_SCENARIO_PLANS} plans`,
+          }),
+        ),
+      ),
       exhausted: z.optional(z.boolean()),
       ban: z.optional(
         z.strictObject({

@@ -343,3 +343,64 @@ test('a clock body that sets nothing says so, with the fields it takes', async (
     /^Invalid body: body must set at least one field\. Send \{"advanceSeconds": 60\}/,
   )
 })
+
+describe('a scenario defined at run time is bounded in every text it holds', () => {
+  const sandbox = createSandbox({ count: 0 })
+  const define = (name: string, body: Record<string, unknown>) =>
+    call(sandbox, 'PUT', `/__sandbox/scenarios/${name}`, { body })
+  const long = (length: number) => 'x'.repeat(length)
+
+  test('at the limits it is taken', async () => {
+    const plans = Object.fromEntries(
+      Array.from({ length: 50 }, (_, index) => [
+        `plan-${index}`,
+        { perMinute: 1, perDay: 1 },
+      ]),
+    )
+    const reply = await define(long(64), {
+      description: long(1_000),
+      errors: { getPet: { status: 503, code: long(64), message: long(1_000) } },
+      rateLimits: { plans },
+    })
+    expect(reply.status).toBe(201)
+  })
+
+  test.each([
+    ['a name over 64 characters', long(65), {}, /name must be at most 64 characters/],
+    [
+      'a description over 1,000',
+      'long-description',
+      { description: long(1_001) },
+      /description must be at most 1000 characters/,
+    ],
+    [
+      'a forced error message over 1,000',
+      'long-message',
+      { errors: { '*': { status: 503, code: 'down', message: long(1_001) } } },
+      /errors\.\*\.message must be at most 1000 characters/,
+    ],
+    [
+      'more than 50 plans',
+      'many-plans',
+      {
+        rateLimits: {
+          plans: Object.fromEntries(
+            Array.from({ length: 51 }, (_, index) => [
+              `p${index}`,
+              { perMinute: 1, perDay: 1 },
+            ]),
+          ),
+        },
+      },
+      /rateLimits\.plans must name at most 50 plans/,
+    ],
+  ])('%s is refused, naming the field', async (_what, name, fields, message) => {
+    const reply = await define(name, { description: 'd', ...fields })
+    expect(reply.status).toBe(400)
+    expect(reply.body.code).toBe('validation_failed')
+    expect(reply.body.message).toMatch(message)
+    const state = await call(sandbox, 'GET', '/__sandbox')
+    expect(JSON.stringify(state.body)).toContain('"x'.padEnd(65, 'x'))
+    expect(JSON.stringify(state.body)).not.toContain(`"${name}"`)
+  })
+})
