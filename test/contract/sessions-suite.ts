@@ -69,6 +69,34 @@ export function defineSessionsSuite(
       expect(await names({ session: 'worker-b' })).toEqual(['Ada'])
     })
 
+    test('reading the control API makes no session: a page any site can open must not fill the registry', async () => {
+      const listed = async () =>
+        (await call('GET', '/__sandbox/sessions')).body.sessions.map(
+          (session: { id: string }) => session.id,
+        )
+      for (const path of [
+        '/__sandbox',
+        '/__sandbox/requests',
+        '/__sandbox/report',
+        '/__sandbox/export',
+      ]) {
+        const read = await call('GET', path, { session: 'only-read' })
+        expect(read.status, path).toBe(404)
+        expect(read.body.code).toBe('not_found')
+        expect(read.body.message).toMatch(
+          /No session "only-read" is live: reading the control API makes none/,
+        )
+        expect(read.headers.get('x-sandbox-session-created')).toBeNull()
+      }
+      expect(await listed()).not.toContain('only-read')
+      // Its first /v1 request makes it; then it is read as any other.
+      await call('GET', '/v1/pets?limit=1', { session: 'only-read' })
+      expect(await listed()).toContain('only-read')
+      const journal = await call('GET', '/__sandbox/requests', { session: 'only-read' })
+      expect(journal.status).toBe(200)
+      expect(journal.body.requests).toHaveLength(1)
+    })
+
     test('a new session starts as the seeded data, not as the default world now is', async () => {
       await create('Bo')
       const seeded = await call('GET', '/v1/pets?limit=100', { session: 'fresh' })
