@@ -124,7 +124,7 @@ export function createPipeline(host: PipelineHost) {
    * A request refused before routing: a `/v1` one gets the caller's rate-limit headers
    * and a journal entry in its session when that session is live (so the client's
    * mistake shows where its requests are), counted there when `counted`; a control one
-   * only the Error body, as control requests are not journalled. A refusal makes no
+   * only the Error body, as control requests are not journalled, and a page's no entry. A refusal makes no
    * session: it leaves the sandbox as it was.
    */
   const refuseIn = (
@@ -136,6 +136,9 @@ export function createPipeline(host: PipelineHost) {
     counted: boolean,
   ): Reply => {
     if (kind === 'control') return errorReply(failure)
+    // A page of the standalone server (`/demo/%2e%2e/`, `/__SANDBOX`): not the API's, so
+    // not journalled; the anonymous window, as every answer before the API reads one.
+    if (kind === undefined) return errorReply(failure, anonymousRateLimitHeaders(main))
     const keys = host.keys()
     const selection = selectSession(request, (key) => keys.has(key))
     // No session can be told: the default one journals it, and nothing is counted.

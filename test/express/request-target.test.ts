@@ -77,6 +77,25 @@ describe('a path that could name two endpoints is 400 invalid_path before any ro
     expect(await state()).toEqual(before)
   })
 
+  test("a refused page's path is not journalled; a refused /v1 path is", async () => {
+    for (const line of [
+      'GET /demo/%2e%2e/openapi.json',
+      'GET /inspector/.',
+      'GET /v1/%2e%2e',
+    ]) {
+      expect((await send(line)).status, line).toBe(400)
+    }
+    const journal = JSON.parse(
+      (await send('GET /__sandbox/requests?limit=200')).body,
+    ) as {
+      requests: Array<{ path: string }>
+    }
+    const paths = journal.requests.map((entry) => entry.path)
+    expect(paths).toContain('/v1/%2e%2e')
+    expect(paths).not.toContain('/demo/%2e%2e/openapi.json')
+    expect(paths).not.toContain('/inspector/.')
+  })
+
   test('the absolute form of a request target is checked as sent too', async () => {
     const before = await state()
     const reply = await send(`POST http://127.0.0.1:${port}/v1/../__sandbox/reset`)
