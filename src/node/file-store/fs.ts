@@ -1,11 +1,13 @@
 import {
   close,
   constants,
+  fstat,
   fsync,
   ftruncate,
   open,
   read,
   rename,
+  stat,
   unlink,
   write,
 } from 'node:fs'
@@ -29,6 +31,18 @@ export interface StoreFs {
   close(fd: number): Promise<void>
   rename(from: string, to: string): Promise<void>
   unlink(path: string): Promise<void>
+  /** What the open file is: which file (`dev`, `ino`), its names left, its size. */
+  fstat(fd: number): Promise<FileIdentity>
+  /** The same of the file at `path` now. */
+  stat(path: string): Promise<FileIdentity>
+}
+
+/** Which file a descriptor or a path is, and how big. */
+export interface FileIdentity {
+  dev: number
+  ino: number
+  nlink: number
+  size: number
 }
 
 const done =
@@ -55,6 +69,8 @@ export const nodeStoreFs: StoreFs = {
   rename: (from, to) =>
     new Promise((resolve, reject) => rename(from, to, done(resolve, reject))),
   unlink: (path) => new Promise((resolve, reject) => unlink(path, done(resolve, reject))),
+  fstat: (fd) => new Promise((resolve, reject) => fstat(fd, done(resolve, reject))),
+  stat: (path) => new Promise((resolve, reject) => stat(path, done(resolve, reject))),
 }
 
 /** `O_NOFOLLOW` where the platform has it (not on Windows), else nothing. */

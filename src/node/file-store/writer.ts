@@ -150,6 +150,7 @@ export function createStoreWriter(
       if (recovery) await recover()
       if (fd === undefined)
         throw new Error('the state file is not open (no state written yet)')
+      await checkFile(fd)
       let text = ''
       for (const job of jobs) text += encodePet((job.change as StoreCreateChange).pet)
       await append(Buffer.from(text))
@@ -165,6 +166,38 @@ export function createStoreWriter(
       )
       for (const job of jobs) job.reject(error as Error)
     }
+  }
+
+  /**
+   * Before an append: is the open file still the state file as this writer left it? One
+   * removed from its path (the folder cleaned) is written anew there from the
+   * acknowledged bytes the open file still holds: a create acknowledged in a file no one
+   * reads would be lost at the next start. One replaced by another file, or written by
+   * another program (its size moved), is not written: a 507 says to restart the server
+   * to serve what it holds, rather than writing over another's bytes.
+   */
+  async function checkFile(open: number) {
+    const opened = await fs.fstat(open)
+    let atPath
+    try {
+      atPath = await fs.stat(file)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+    if (atPath !== undefined && (atPath.ino !== opened.ino || atPath.dev !== opened.dev))
+      throw new Error(
+        'another file was put at its path since this server opened it; restart the server to serve that one (or move it away to keep this server writing its own)',
+      )
+    if (atPath === undefined) {
+      notice(`${file}: removed while this server ran; written anew from what it holds.`)
+      recovery = 'prefix'
+      await recover()
+      return
+    }
+    if (opened.size !== length)
+      throw new Error(
+        `another program wrote it while this server ran (${opened.size} bytes where this server wrote ${length}); restart the server to serve what it holds`,
+      )
   }
 
   /** Appends at the end of the acknowledged bytes; on failure, cuts the file back. */

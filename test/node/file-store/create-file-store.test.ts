@@ -4,6 +4,7 @@ import {
   linkSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs'
@@ -157,6 +158,60 @@ describe('a file edited by hand', () => {
       /it has 2 names \(hard links\), and its lock is taken by name/,
     )
     expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+})
+
+describe('a file another program changes while the server runs', () => {
+  test('removed (a folder cleaned): the next create writes it anew, every acknowledged pet in it', async () => {
+    const lines: string[] = []
+    const store = createFileStore(file, { log: (line) => lines.push(line) })
+    opened.push(store)
+    const sandbox = createSandbox({ count: 2, seed: 7, store })
+    expect((await post(sandbox, 'Before')).status).toBe(201)
+    rmSync(file)
+    expect((await post(sandbox, 'After')).status).toBe(201)
+    expect(
+      inFile()
+        .map((pet) => pet.name)
+        .slice(2),
+    ).toEqual(['Before', 'After'])
+    expect(lines.join('\n')).toMatch(/removed while this server ran; written anew/)
+    expect((await post(sandbox, 'Then')).status).toBe(201)
+    expect(
+      inFile()
+        .map((pet) => pet.name)
+        .slice(2),
+    ).toEqual(['Before', 'After', 'Then'])
+  })
+
+  test('written by another program: a 507, and its bytes are kept', async () => {
+    const sandbox = createSandbox({ count: 2, seed: 7, store: open() })
+    expect((await post(sandbox, 'Ours')).status).toBe(201)
+    const theirs = '{"id":900,"name":"Theirs","categoryId":2}\n'
+    writeFileSync(file, theirs, { flag: 'a' })
+    const refused = await post(sandbox, 'Refused')
+    expect(refused.status).toBe(507)
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /another program wrote it while this server ran/,
+    )
+    expect(readFileSync(file, 'utf8').endsWith(theirs)).toBe(true)
+    expect(inFile().map((pet) => pet.name)).toContain('Theirs')
+    expect(inFile().map((pet) => pet.name)).not.toContain('Refused')
+  })
+
+  test('replaced by another file: a 507, and that file is left alone', async () => {
+    const sandbox = createSandbox({ count: 2, seed: 7, store: open() })
+    expect((await post(sandbox, 'Ours')).status).toBe(201)
+    const other = join(folder, 'other.jsonl')
+    const content = '{"format":"petstore-sandbox/state@2","seed":1,"count":1}\n'
+    writeFileSync(other, content)
+    renameSync(other, file)
+    const refused = await post(sandbox, 'Refused')
+    expect(refused.status).toBe(507)
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /another file was put at its path/,
+    )
+    expect(readFileSync(file, 'utf8')).toBe(content)
   })
 })
 
