@@ -187,7 +187,8 @@ export function createAccessControl(
   function tokenRefused(req: Request): Failure | undefined {
     if (expected === undefined) return undefined
     if (given === undefined && boundToLoopback(req)) return undefined
-    const sent = req.headers['x-sandbox-control-token'] ?? tokenInQuery(req.url)
+    // An empty header is no header (clients send every header configured, set or not).
+    const sent = req.headers['x-sandbox-control-token'] || tokenInQuery(req.url)
     if (sent === undefined || sent === '') return controlTokenRequired()
     // Digests of equal length, compared in constant time: neither the token nor its
     // length leaks through the time of the answer.

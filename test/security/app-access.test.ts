@@ -528,6 +528,14 @@ describe('the control token', () => {
       `/__sandbox/requests?token=${encodeURIComponent(token)}`,
     )
     expect(link.status).toBe(200)
+    // An empty header is no header: the link's token still counts.
+    const emptyHeader = await send(
+      port,
+      'GET',
+      `/__sandbox/requests?token=${encodeURIComponent(token)}`,
+      { 'x-sandbox-control-token': '' },
+    )
+    expect(emptyHeader.status).toBe(200)
     // The API and the pages do not need it.
     expect((await send(port, 'GET', '/v1/pets?limit=1', FREE)).status).toBe(200)
     expect((await send(port, 'GET', '/')).status).toBe(200)
