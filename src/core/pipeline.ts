@@ -1,6 +1,6 @@
 import { answerRefusedRequest, handleApiRequest, journalOverride } from './api.js'
 import { anonymousRateLimitHeaders } from './api-limits.js'
-import { errorReply, fail, Failure } from './api-errors.js'
+import { errorReply, Failure } from './api-errors.js'
 import type { KnownKey } from './auth.js'
 import { matchBase, type ApiBase } from './base-url.js'
 import { handleControlRequest } from './control.js'
@@ -214,16 +214,11 @@ export function createPipeline(host: PipelineHost) {
         body,
         // Made only when an endpoint acts on it (not for /__sandbox/sessions), and
         // never by a read: any site can open a page of the server (the inspector, in a
-        // popup) on new session names, so a GET or HEAD finds a live session or none.
+        // popup) on new session names, so a GET or HEAD of one that is not live sees it
+        // as it would start, and nothing is kept.
         session() {
-          if (reads(request) && selection.id !== DEFAULT_SESSION) {
-            const live = sessions.peek(selection.id)
-            if (live) return live
-            throw fail(
-              'not_found',
-              `No session "${selection.id}" is live: reading the control API makes none. A session is made by its first /v1 request or a control change (PUT, POST) naming it; it ends after its idle time. Send one, then read again.`,
-            )
-          }
+          if (reads(request) && selection.id !== DEFAULT_SESSION)
+            return sessions.peek(selection.id) ?? sessions.preview(selection.id)
           const named = host.worldOf(selection.id)
           created ||= named.created
           return named.world

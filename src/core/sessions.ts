@@ -144,6 +144,14 @@ export class SessionRegistry<Session extends SessionEntry> {
     return session && !this.#expired(session, this.now()) ? session : undefined
   }
 
+  /**
+   * The session as it would start, not kept: what a read of one that is not live sees
+   * (its empty journal, the seeded pets, the startup scenario), without making it.
+   */
+  preview(id: string): Session {
+    return this.create(id, this.now())
+  }
+
   delete(id: string): boolean {
     const link = this.#links.get(id)
     if (!link || this.#expired(link.session, this.now())) return false

@@ -74,27 +74,23 @@ export function defineSessionsSuite(
         (await call('GET', '/__sandbox/sessions')).body.sessions.map(
           (session: { id: string }) => session.id,
         )
-      for (const path of [
-        '/__sandbox',
-        '/__sandbox/requests',
-        '/__sandbox/report',
-        '/__sandbox/export',
-      ]) {
-        const read = await call('GET', path, { session: 'only-read' })
-        expect(read.status, path).toBe(404)
-        expect(read.body.code).toBe('not_found')
-        expect(read.body.message).toMatch(
-          /No session "only-read" is live: reading the control API makes none/,
-        )
+      // It is read as it would start: the seeded data, an empty journal and report.
+      const state = await call('GET', '/__sandbox', { session: 'only-read' })
+      expect(state.status).toBe(200)
+      expect(state.body.session).toBe('only-read')
+      expect(state.body.counts.pets).toBe(50)
+      const journal = await call('GET', '/__sandbox/requests', { session: 'only-read' })
+      expect(journal.body.requests).toEqual([])
+      const report = await call('GET', '/__sandbox/report', { session: 'only-read' })
+      expect(report.body.requests).toBe(0)
+      for (const read of [state, journal, report])
         expect(read.headers.get('x-sandbox-session-created')).toBeNull()
-      }
       expect(await listed()).not.toContain('only-read')
       // Its first /v1 request makes it; then it is read as any other.
       await call('GET', '/v1/pets?limit=1', { session: 'only-read' })
       expect(await listed()).toContain('only-read')
-      const journal = await call('GET', '/__sandbox/requests', { session: 'only-read' })
-      expect(journal.status).toBe(200)
-      expect(journal.body.requests).toHaveLength(1)
+      const after = await call('GET', '/__sandbox/requests', { session: 'only-read' })
+      expect(after.body.requests).toHaveLength(1)
     })
 
     test('a new session starts as the seeded data, not as the default world now is', async () => {
