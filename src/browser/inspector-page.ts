@@ -22,15 +22,11 @@ function headersFor(session: string): Record<string, string> {
   return headers
 }
 
-/**
- * A GET of the control API as JSON, or an Error with the answer's message. `undefined`:
- * the session is not live yet (a read makes none; its first request will).
- */
-async function get<T>(path: string, session: string): Promise<T | undefined> {
+/** A GET of the control API as JSON, or an Error with the answer's message. */
+async function get<T>(path: string, session: string): Promise<T> {
   const response = await fetch(path, { headers: headersFor(session), cache: 'no-store' })
   const body = (await response.json().catch(() => undefined)) as
     (T & { message?: string }) | undefined
-  if (response.status === 404 && session !== '') return undefined
   if (!response.ok || !body) {
     throw new Error(
       body?.message ?? `GET ${path.split('?')[0]} answered ${response.status}.`,
@@ -39,22 +35,14 @@ async function get<T>(path: string, session: string): Promise<T | undefined> {
   return body
 }
 
-async function read(session: string, after: number | undefined): Promise<JournalPage> {
+function read(session: string, after: number | undefined): Promise<JournalPage> {
   const query = new URLSearchParams({ limit: '200' })
   if (after !== undefined) query.set('after', String(after))
-  // A session not live yet has no requests.
-  const page = await get<JournalPage>(`/__sandbox/requests?${query}`, session)
-  return page ?? { requests: [], lastId: after ?? 0 }
+  return get<JournalPage>(`/__sandbox/requests?${query}`, session)
 }
 
-async function download(session: string, kind: DownloadKind): Promise<unknown> {
-  const path = kind === 'har' ? '/__sandbox/requests.har' : '/__sandbox/export'
-  const body = await get(path, session)
-  if (body === undefined)
-    throw new Error(
-      `session ${session} has no requests yet: it starts with its first one.`,
-    )
-  return body
+function download(session: string, kind: DownloadKind): Promise<unknown> {
+  return get(kind === 'har' ? '/__sandbox/requests.har' : '/__sandbox/export', session)
 }
 
 /** The request the page's address names (`#request-42`, the CLI log's `#42`), if any. */

@@ -32,7 +32,7 @@ export function createReportView(
   el: Make,
   uid: string,
   level: 2 | 3,
-  read: (session: string) => Promise<Report | undefined>,
+  read: (session: string) => Promise<Report>,
   journal: JournalLinks,
 ): ReportView {
   const headingId = `psi-report-title-${uid}`
@@ -79,15 +79,7 @@ export function createReportView(
       const asked = session()
       try {
         const report = await read(asked)
-        if (asked !== session()) return
-        if (report) show(report)
-        else {
-          // A session not live yet: nothing to grade.
-          summary.classList.remove('psi-failed')
-          summary.textContent = `No requests in session ${asked} yet: it starts with its first one.`
-          last = ''
-          list.replaceChildren()
-        }
+        if (asked === session()) show(report)
       } catch (error) {
         if (asked !== session()) return
         // Keep the last report shown; say why it is not current.

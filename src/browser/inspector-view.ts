@@ -20,8 +20,8 @@ export interface InspectorSource {
   read(session: string, after: number | undefined): Promise<JournalPage>
   /** The session's export or HAR; with it, the inspector offers to download them. */
   download?(session: string, kind: DownloadKind): Promise<unknown>
-  /** The session's report card (`GET /__sandbox/report`), undefined while the session is not live; without it, no Report view. */
-  report?(session: string): Promise<Report | undefined>
+  /** The session's report card (`GET /__sandbox/report`); without it, no Report view. */
+  report?(session: string): Promise<Report>
 }
 
 /** Options of {@link mountInspector}. */
