@@ -99,6 +99,15 @@ function requestedScenario(request: Request): string | null {
   return request.headers.get(SCENARIO_HEADER)?.trim() || null
 }
 
+/**
+ * The scenario of a request that names none with `X-Sandbox-Scenario`: its scenario
+ * key's, or else the world's switch.
+ */
+function keyedScenario(world: SandboxWorld, authorization: string | null): Scenario {
+  const named = peekKey(authorization, world.keys)?.scenario
+  return (named !== undefined && world.findScenario(named)) || world.activeScenario()
+}
+
 /** Where a request of the v1 API came in, and how its body is read. */
 export interface ApiRequest {
   /** The request id (`X-Sandbox-Request-Id`), its journal entry's. */
@@ -131,11 +140,8 @@ export async function handleApiRequest(
 
   if (world.loading) await world.ready
   // Strongest first: the request's header, the key's scenario, the session's switch.
-  let scenario = world.activeScenario()
+  let scenario = keyedScenario(world, call.authorization)
   const requested = requestedScenario(request)
-  const keyScenario = peekKey(call.authorization, world.keys)?.scenario
-  const keyed = keyScenario === undefined ? undefined : world.findScenario(keyScenario)
-  if (keyed) scenario = keyed
   let reply: Reply
   const named = requested === null ? undefined : world.findScenario(requested)
   if (requested !== null && !named) {
@@ -212,11 +218,8 @@ function unanswered(
   delete entry.deprecated
   // The order handleApiRequest follows: the request's header, the key's, the switch.
   const requested = requestedScenario(request)
-  const keyScenario = peekKey(authorization, world.keys)?.scenario
   const scenario =
-    (requested && world.findScenario(requested)) ||
-    (keyScenario && world.findScenario(keyScenario)) ||
-    world.activeScenario()
+    (requested && world.findScenario(requested)) || keyedScenario(world, authorization)
   const auth = authenticate(authorization, world.keys, scenario, world.session)
   entry.scenario = scenario.name
   if (auth.key) Object.assign(entry, { key: auth.key.key, plan: auth.key.planName })

@@ -121,11 +121,24 @@ export function createPipeline(host: PipelineHost) {
   }
 
   /**
+   * The live world a request names (none when its session is not live) and its
+   * `Authorization` without a session key's session part; undefined when its session
+   * cannot be told (a bad id, a header and a key naming two).
+   */
+  const liveWorldOf = (request: Request) => {
+    const keys = host.keys()
+    const selection = selectSession(request, (key) => keys.has(key))
+    if (selection instanceof Failure) return undefined
+    const world = selection.id === DEFAULT_SESSION ? main : sessions.peek(selection.id)
+    return { world, authorization: selection.authorization }
+  }
+
+  /**
    * A request refused before routing: a `/v1` one gets the caller's rate-limit headers
    * and a journal entry in its session when that session is live (so the client's
    * mistake shows where its requests are), counted there when `counted`; a control one
-   * only the Error body, as control requests are not journalled, and a page's no entry. A refusal makes no
-   * session: it leaves the sandbox as it was.
+   * only the Error body, as control requests are not journalled, and a page's no entry.
+   * A refusal makes no session: it leaves the sandbox as it was.
    */
   const refuseIn = (
     kind: Scope['kind'] | undefined,
@@ -139,15 +152,12 @@ export function createPipeline(host: PipelineHost) {
     // A page of the standalone server (`/demo/%2e%2e/`, `/__SANDBOX`): not the API's, so
     // not journalled; the anonymous window, as every answer before the API reads one.
     if (kind === undefined) return errorReply(failure, anonymousRateLimitHeaders(main))
-    const keys = host.keys()
-    const selection = selectSession(request, (key) => keys.has(key))
+    const named = liveWorldOf(request)
     // No session can be told: the default one journals it, and nothing is counted.
-    if (selection instanceof Failure)
-      return answerRefusedRequest(main, request, failure, target, id)
-    const world = selection.id === DEFAULT_SESSION ? main : sessions.peek(selection.id)
-    return answerRefusedRequest(world ?? main, request, failure, target, id, {
-      authorization: selection.authorization,
-      counted: counted && world !== undefined,
+    if (!named) return answerRefusedRequest(main, request, failure, target, id)
+    return answerRefusedRequest(named.world ?? main, request, failure, target, id, {
+      authorization: named.authorization,
+      counted: counted && named.world !== undefined,
     })
   }
 
@@ -247,16 +257,13 @@ export function createPipeline(host: PipelineHost) {
     rateLimitHeaders: (): HeaderMap => anonymousRateLimitHeaders(main),
     recordOverride(request: Request, status: number) {
       // In the journal of the session the request named, when that session is live.
-      const keys = host.keys()
-      const selection = selectSession(request, (key) => keys.has(key))
-      const chosen = selection instanceof Failure ? undefined : selection
-      const world = chosen && sessions.peek(chosen.id)
+      const named = liveWorldOf(request)
       journalOverride(
-        world ?? main,
+        named?.world ?? main,
         request,
         status,
         host.nextRequestId(),
-        chosen ? chosen.authorization : request.headers.get('authorization'),
+        named ? named.authorization : request.headers.get('authorization'),
       )
     },
   }
