@@ -54,16 +54,20 @@ export function encodeState(state: PersistedState) {
 type Refuse = (reason: string, line?: number) => SandboxError
 
 function refuser(file: string, option: PathOption): Refuse {
-  const another = capitalized(useAnother(option, 'a new file'))
   return (reason, line) =>
     SandboxError.for(
       'INVALID_PERSISTED_STATE',
       `restore the state from ${file}`,
       `${reason}, so it was left untouched`,
       line === undefined
-        ? `${another}, or delete this one to start from the seeded data.`
+        ? wholeFileFix(option)
         : `Mend line ${line} (or remove it: the pet it holds is lost), then start again; or ${useAnother(option, 'a new file')}.`,
     )
+}
+
+/** The fix of a file that no one line mends. */
+function wholeFileFix(option: PathOption) {
+  return `${capitalized(useAnother(option, 'a new file'))}, or delete this one to start from the seeded data.`
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
@@ -112,10 +116,7 @@ export function parseStateFile(
   option: PathOption = 'createFileStore()',
 ): LoadedState {
   const refuse = refuser(file, option)
-  const ids = {
-    action: `restore the state from ${file}`,
-    fix: `${capitalized(useAnother(option, 'a new file'))}, or delete this one to start from the seeded data.`,
-  }
+  const ids = { action: `restore the state from ${file}`, fix: wholeFileFix(option) }
   if (text.trim() === '') throw refuse('it is empty')
   const firstEnd = text.indexOf('\n')
   const first = firstEnd === -1 ? text : text.slice(0, firstEnd)
