@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { PersistedState, StoreChange, StoreCreateChange } from '../../core/store.js'
 import { encodePet, encodeState } from './format.js'
-import { nodeStoreFs, O_DIRECTORY, O_NOFOLLOW, type StoreFs } from './fs.js'
+import { nodeStoreFs, O_NOFOLLOW, type StoreFs } from './fs.js'
+import { fsyncFolder, writeAnew, writeFully } from './write-anew.js'
 import type { FileLock } from './lock.js'
 import { lockStateFile, sameFile, type OpenedFile, type ReadFile } from './open.js'
 import type { PathOption } from './wording.js'
@@ -44,9 +44,6 @@ export interface StoreWriterOptions {
   /** How messages name the way to choose the file. */
   option: PathOption
 }
-
-/** Error codes of a folder fsync that the file system does not support: nothing to do. */
-const FOLDER_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EISDIR', 'EPERM'])
 
 interface Job {
   change: StoreChange
@@ -312,53 +309,15 @@ export function createStoreWriter(
     deferred = undefined
   }
 
-  /** The whole file anew: temporary file, fsync, rename over, folder fsync. */
+  /** The whole file anew (write-anew.ts): appends then go to the new file. */
   async function rewrite(content: string | Buffer) {
     const data = typeof content === 'string' ? Buffer.from(content) : content
-    const temporary = join(
-      folder,
-      `.${basename(file)}.${randomBytes(8).toString('hex')}.tmp`,
-    )
-    const temporaryFd = await fs.open(
-      temporary,
-      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-      0o600,
-    )
-    try {
-      await writeFully(fs, temporaryFd, data, 0)
-      await fs.fsync(temporaryFd)
-      await fs.rename(temporary, file)
-    } catch (error) {
-      await fs.close(temporaryFd).catch(ignore)
-      await fs.unlink(temporary).catch(ignore)
-      throw error
-    }
-    // Renamed: the temporary file's descriptor is the state file's now.
+    const renamed = await writeAnew(fs, file, data)
     const previous = fd
-    fd = temporaryFd
+    fd = renamed
     length = data.byteLength
     if (previous !== undefined) await fs.close(previous).catch(ignore)
-    await fsyncFolder()
-  }
-
-  /** Makes the rename durable. A file system that cannot fsync a folder is skipped. */
-  async function fsyncFolder() {
-    let folderFd: number
-    try {
-      folderFd = await fs.open(folder, constants.O_RDONLY | O_DIRECTORY)
-    } catch (error) {
-      if (FOLDER_FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? ''))
-        return
-      throw error
-    }
-    try {
-      await fs.fsync(folderFd)
-    } catch (error) {
-      if (!FOLDER_FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? ''))
-        throw error
-    } finally {
-      await fs.close(folderFd).catch(ignore)
-    }
+    await fsyncFolder(fs, folder)
   }
 
   const closedError = () => new Error('the state file is closed (its store was closed)')
@@ -400,29 +359,6 @@ export function createStoreWriter(
       lock?.release()
       lock = undefined
     },
-  }
-}
-
-/** Writes all of `data` at `position`, or throws: a short write is never success. */
-async function writeFully(fs: StoreFs, fd: number, data: Buffer, position: number) {
-  let written = 0
-  while (written < data.byteLength) {
-    let count: number
-    try {
-      count = await fs.write(fd, data.subarray(written), position + written)
-    } catch (error) {
-      if (written === 0) throw error
-      throw new Error(
-        `${(error as Error).message} after a short write (${written} of ${data.byteLength} bytes)`,
-        { cause: error },
-      )
-    }
-    if (!(count > 0)) {
-      throw new Error(
-        `short write: ${written} of ${data.byteLength} bytes reached the file`,
-      )
-    }
-    written += count
   }
 }
 
