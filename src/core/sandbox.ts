@@ -35,7 +35,7 @@ import {
   isSessionId,
   SessionRegistry,
 } from './sessions.js'
-import { STATE_FORMAT } from './store.js'
+import { STATE_FORMAT, type SandboxStore } from './store.js'
 import { SandboxWorld, type Shared } from './world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'
@@ -64,6 +64,31 @@ export type { PersistedState } from './store.js'
  * @see docs/options.md#createsandbox
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  try {
+    return assembleSandbox(options)
+  } catch (error) {
+    // A bad option: the store it was given serves no sandbox, and the caller has no
+    // sandbox to close it with, so a file store's lock would stay held until the process
+    // exits (the corrected call would find the file locked by this very process).
+    const store = (options as SandboxOptions | null | undefined)?.store
+    if (store && !attachedStores.has(store)) closeQuietly(store)
+    throw error
+  }
+}
+
+/** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
+const attachedStores = new WeakSet<object>()
+
+/** Closes a store whose sandbox could not be made; its failure is not the caller's error. */
+function closeQuietly(store: SandboxStore) {
+  try {
+    Promise.resolve(store.close?.()).catch(() => {})
+  } catch {
+    // The option error is what the caller needs to hear.
+  }
+}
+
+function assembleSandbox(options: SandboxOptions): Sandbox {
   checkOptions(options)
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_COUNT
@@ -331,6 +356,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.
-  options.store?.attach?.(sandbox)
+  if (options.store) {
+    attachedStores.add(options.store)
+    options.store.attach?.(sandbox)
+  }
   return sandbox
 }

@@ -76,7 +76,8 @@ export interface SandboxStore {
   attach?(sandbox: Sandbox): void
   /**
    * Waits for the writes under way, then releases what the store holds (a file's lock);
-   * `sandbox.close()` calls it.
+   * `sandbox.close()` calls it, and so does a `createSandbox` that throws (a bad option)
+   * for a store no sandbox was given yet.
    */
   close?(): Promise<void>
 }

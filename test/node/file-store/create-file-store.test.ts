@@ -263,6 +263,27 @@ describe('one owner per file', () => {
     )
   })
 
+  test('a createSandbox refused for a bad option lets go of its new store: the corrected call gets the file', async () => {
+    expect(() =>
+      createSandbox({ count: -1, store: createFileStore(file, quiet) }),
+    ).toThrow(/option count too small/)
+    // At once, nothing awaited: the lock went with the refusal.
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    const store = open()
+    const sandbox = createSandbox({ count: 1, seed: 7, store })
+    expect(await store.restored).toBe(false)
+    expect((await post(sandbox, 'Second try')).status).toBe(201)
+  })
+
+  test('a refused createSandbox leaves alone a store that serves another sandbox', async () => {
+    const store = open()
+    const first = createSandbox({ count: 1, seed: 7, store })
+    expect(() => createSandbox({ count: -1, store })).toThrow(/option count too small/)
+    expect(() => createSandbox({ store })).toThrow(/serves another sandbox already/)
+    expect((await post(first, 'Still served')).status).toBe(201)
+    expect(inFile().map((pet) => pet.name)).toContain('Still served')
+  })
+
   test('a store held by another process is refused, naming its pid; once it is gone, taken over', async () => {
     const script = join(folder, 'hold.mjs')
     await bundleScript(
