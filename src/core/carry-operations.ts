@@ -10,14 +10,18 @@ import { thousands } from './text.js'
 // The control operations that carry a session out (`GET /__sandbox/export`,
 // `GET /__sandbox/requests.har`) and in (`POST /__sandbox/sessions` with `from`).
 
-/** `GET /__sandbox/export`: the session the request names, as `petstore-sandbox/session@1`. */
+/**
+ * `GET /__sandbox/export`: the session the request names, as `petstore-sandbox/session@1`.
+ * Like every control read, a session that is not live is exported as it would start
+ * (and is not made by the read).
+ */
 export async function exportSession({ sandbox, session }: ControlCall): Promise<Answer> {
-  return { status: 200, body: await sandbox.exportSession(session().id) }
+  return { status: 200, body: await portOf(sandbox).carrying.exportOf(session()) }
 }
 
 /** `GET /__sandbox/requests.har`: its journal as HAR 1.2, on the request's own origin. */
 export function exportHar({ sandbox, session, url }: ControlCall): Answer {
-  return { status: 200, body: sandbox.exportHar(session().id, url.origin) }
+  return { status: 200, body: portOf(sandbox).carrying.harOf(session(), url.origin) }
 }
 
 /**

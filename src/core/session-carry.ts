@@ -54,6 +54,13 @@ export interface CarryingInternals {
   readonly maxPets: number | undefined
   /** `importSession` of an export {@link checkSessionExport} has passed (with `maxPets`). */
   importChecked(id: string, data: SessionExport, source: string): Promise<World>
+  /**
+   * The export of a world the control API already holds: the request's session, which
+   * for a session that is not live is its preview (what it would start as).
+   */
+  exportOf(world: SandboxWorld): Promise<SessionExport>
+  /** Its journal as HAR, its paths on `origin`. */
+  harOf(world: SandboxWorld, origin: string): Har
 }
 
 /** The sandbox's methods, and the internals its port hands the control API. */
@@ -84,22 +91,31 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
     }
     return sandbox.face(world)
   }
+  const exportOf = async (world: SandboxWorld) => {
+    await world.ready
+    return exportWorld({
+      session: world.id,
+      seed: sandbox.seed,
+      count: sandbox.count,
+      scenario: world.scenario.name,
+      scenarios: world.definedScenarios(),
+      clock: world.clock,
+      pets: world.pets.snapshot(),
+      journal: world.journal,
+    })
+  }
+  const harOf = (world: SandboxWorld, origin: string) =>
+    journalToHar(world.journal.recent().reverse(), {
+      origin,
+      complete: world.journal.complete,
+    })
   return {
-    internals: { maxPets: sandbox.maxPets, importChecked },
+    internals: { maxPets: sandbox.maxPets, importChecked, exportOf, harOf },
 
     async exportSession(id = DEFAULT_SESSION) {
-      const world = liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`)
-      await world.ready
-      return exportWorld({
-        session: world.id,
-        seed: sandbox.seed,
-        count: sandbox.count,
-        scenario: world.scenario.name,
-        scenarios: world.definedScenarios(),
-        clock: world.clock,
-        pets: world.pets.snapshot(),
-        journal: world.journal,
-      })
+      return exportOf(
+        liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`),
+      )
     },
 
     async importSession(id, data, source = 'importSession()') {
@@ -128,14 +144,10 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
     },
 
     exportHar(id = DEFAULT_SESSION, origin = sandbox.origin) {
-      const world = liveWorld(
-        id,
-        `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`,
-      )
-      return journalToHar(world.journal.recent().reverse(), {
+      return harOf(
+        liveWorld(id, `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`),
         origin,
-        complete: world.journal.complete,
-      })
+      )
     },
   }
 }

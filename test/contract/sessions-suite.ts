@@ -83,7 +83,19 @@ export function defineSessionsSuite(
       expect(journal.body.requests).toEqual([])
       const report = await call('GET', '/__sandbox/report', { session: 'only-read' })
       expect(report.body.requests).toBe(0)
-      for (const read of [state, journal, report])
+      // Carried out as it would start too, not refused as if the header were a mistake.
+      const exported = await call('GET', '/__sandbox/export', { session: 'only-read' })
+      expect(exported.status).toBe(200)
+      expect(exported.body).toMatchObject({
+        format: 'petstore-sandbox/session@1',
+        session: 'only-read',
+        journal: [],
+      })
+      expect(exported.body.pets).toHaveLength(50)
+      const har = await call('GET', '/__sandbox/requests.har', { session: 'only-read' })
+      expect(har.status).toBe(200)
+      expect(har.body.log.entries).toEqual([])
+      for (const read of [state, journal, report, exported, har])
         expect(read.headers.get('x-sandbox-session-created')).toBeNull()
       expect(await listed()).not.toContain('only-read')
       // Its first /v1 request makes it; then it is read as any other.
