@@ -148,7 +148,7 @@ export async function handleApiRequest(
     const known = authenticate(call.authorization, world.keys, scenario).key
     const failure = fail(
       'unknown_scenario',
-      `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.registry.unknownReason(requested.slice(0, 60))}. ${world.registry.hint()}${definedHint(world)}`,
+      `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.unknownScenario(requested)}`,
     )
     noteFailure(entry, failure)
     reply = errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
@@ -358,17 +358,4 @@ async function answer(
 function noteFailure(entry: Described['entry'], failure: Failure) {
   entry.code = failure.code
   entry.message = failure.message
-}
-
-/**
- * What an unknown scenario name's message adds about scenarios defined at run time:
- * the session's own, or how to define one (they live in the session that defined them).
- */
-function definedHint(world: SandboxWorld): string {
-  const own = world.definedScenarios().map((scenario) => scenario.name)
-  const where =
-    world.session === undefined ? 'the default session' : `session ${world.session}`
-  return own.length > 0
-    ? ` ${where} also defines ${own.join(', ')}.`
-    : ` Or define one for ${where} with PUT /__sandbox/scenarios/{name} (it lives in the session that defines it).`
 }

@@ -40,12 +40,8 @@ export async function putScenario(call: ControlCall): Promise<Answer> {
   }
   const { name } = parsed.data
   const world = call.session()
-  if (!world.findScenario(name)) {
-    return fail(
-      'unknown_scenario',
-      `${sandbox.scenarios.unknownReason(name.slice(0, 60))}. ${sandbox.scenarios.hint()}`,
-    )
-  }
+  if (!world.findScenario(name))
+    return fail('unknown_scenario', world.unknownScenario(name))
   world.useScenario(name)
   return ok(scenarioState(sandbox, world))
 }

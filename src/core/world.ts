@@ -164,6 +164,22 @@ export class SandboxWorld implements SessionEntry, World {
     return registry.has(name) ? registry.get(name) : undefined
   }
 
+  /**
+   * Why `name` is no scenario of this world, and which are: the loaded ones, then those it
+   * defined at run time or how to define one (the text of every 400 `unknown_scenario`).
+   */
+  unknownScenario(name: string): string {
+    const { registry } = this.#shared
+    const own = this.definedScenarios().map((scenario) => scenario.name)
+    const where =
+      this.session === undefined ? 'the default session' : `session ${this.session}`
+    const defined =
+      own.length > 0
+        ? `${where} also defines ${own.join(', ')}.`
+        : `Or define one for ${where} with PUT /__sandbox/scenarios/{name} (it lives in the session that defines it).`
+    return `${registry.unknownReason(name.slice(0, 60))}. ${registry.hint()} ${defined}`
+  }
+
   /** The scenarios it defined at run time, oldest first. */
   definedScenarios(): Scenario[] {
     return this.#defined ? [...this.#defined.values()] : []

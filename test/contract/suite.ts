@@ -685,6 +685,8 @@ export function defineContractSuite(
         expect(unknown.status).toBe(400)
         expect(unknown.body.code).toBe('unknown_scenario')
         expect(unknown.body.message).toContain('rate-limited')
+        // As the header's 400 does: a scenario may also be defined for this session.
+        expect(unknown.body.message).toContain('PUT /__sandbox/scenarios/{name}')
         const clock = await control('POST', '/__sandbox/clock', {
           advanceSeconds: 'soon',
         })
