@@ -15,6 +15,11 @@ export interface PetQuota {
   readonly total: number
   /** Why a world holding `created` pets may not get one more, or undefined. */
   refusal(created: number): string | undefined
+  /**
+   * Why a world holding `replaced` created pets may not take `created` at once instead
+   * (a session import), or undefined.
+   */
+  importRefusal(created: number, replaced: number): string | undefined
   /** Counts `n` more created pets (fewer, when negative). */
   add(n: number): void
 }
@@ -45,6 +50,16 @@ export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
       }
       if (total >= maxTotalPets) {
         return `The sandbox holds ${thousands(maxTotalPets)} created pets across its worlds (with the pets of scenarios defined at run time), the most it keeps (maxTotalPets, --max-total-pets). ${RESET_HINT}`
+      }
+      return undefined
+    },
+    importRefusal(created, replaced) {
+      if (created > maxPets) {
+        return `The export holds ${thousands(created)} created pets (ids the seeded data does not have); a world of this sandbox keeps at most ${thousands(maxPets)} (maxPets, --max-pets). Import an export with fewer pets, or start the sandbox with a larger limit.`
+      }
+      const room = maxTotalPets - Math.max(0, total - replaced)
+      if (created > room) {
+        return `The sandbox has room for ${thousands(Math.max(0, room))} more created pets across its worlds (maxTotalPets, --max-total-pets), and the export holds ${thousands(created)}. End the sessions you no longer need (DELETE /__sandbox/sessions/{id}), or start the sandbox with a larger limit.`
       }
       return undefined
     },

@@ -206,6 +206,18 @@ export class PetStore implements PetData {
     })
   }
 
+  /**
+   * Why these pets may not replace this world's (a session import): more created pets
+   * (ids the seed does not have) than one world keeps, or than the sandbox has room for
+   * beside the other worlds'. Undefined when they fit.
+   */
+  importRefusal(pets: readonly Pet[]): string | undefined {
+    const isSeeded = this.#seed.isSeeded
+    let created = 0
+    for (const pet of pets) if (!isSeeded(pet.id)) created++
+    return this.#options.quota.importRefusal(created, this.#createdCount)
+  }
+
   /** Replaces the pets with these (persisted state); ids are kept. */
   restore(pets: Pet[]): Promise<void> {
     return this.#enqueue(async () => {

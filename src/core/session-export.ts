@@ -3,6 +3,7 @@ import type { Clock, ClockState } from './clock.js'
 import { toEpochMs } from './clock.js'
 import { SandboxError } from './errors.js'
 import { checkPetIds } from './ids.js'
+import { StorageFullError } from './pet-quota.js'
 import { describeIssues, typeName } from './describe-issues.js'
 import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
@@ -270,7 +271,11 @@ export const SESSION_EXPORT_FIX = EXPORT_FIX
 
 /** What {@link restoreWorld} changes of a world. */
 export interface RestoreTarget {
-  pets: { restore(pets: Pet[]): Promise<void> }
+  pets: {
+    restore(pets: Pet[]): Promise<void>
+    /** Why these pets would pass the sandbox's pet limits (maxPets, maxTotalPets). */
+    importRefusal(pets: readonly Pet[]): string | undefined
+  }
   clock: Clock
   /** Whether a scenario of this name is loaded for every session (built in, files, options). */
   hasScenario(name: string): boolean
@@ -291,7 +296,10 @@ export async function restoreWorld(
   data: SessionExport,
   source: string,
 ): Promise<void> {
-  // Checked before anything changes: a carried definition may not take a loaded name.
+  // Checked before anything changes: the pets within the sandbox's limits (a full
+  // quota is a 507, as for a create), and a carried definition not taking a loaded name.
+  const tooMany = target.pets.importRefusal(data.pets)
+  if (tooMany !== undefined) throw new StorageFullError(tooMany)
   for (const [index, scenario] of data.scenarios.entries()) {
     if (target.hasScenario(scenario.name)) {
       throw SandboxError.for(

@@ -220,6 +220,9 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
         'With from: a body over 16 MiB on the standalone server (payload_too_large); an export imports without its journal.',
       ),
       '415': NOT_JSON,
+      '507': controlResponse(
+        'With from: the export holds more created pets than a world keeps (maxPets) or than the sandbox has room for across its worlds (maxTotalPets): storage_full, as for a create. The session is not made.',
+      ),
       ...pathErrors('control'),
     },
   },

@@ -203,7 +203,7 @@ describe('paths', () => {
       exportSession: ['200'],
       getReport: ['200'],
       listSessions: ['200'],
-      createSession: ['200', '201', '400', '409', '413'],
+      createSession: ['200', '201', '400', '409', '413', '507'],
       deleteSession: ['204', '400'],
     }
     const now = Object.fromEntries(

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { validateHar } from '../har-schema/validate-har.js'
 import { throughHandlers } from './through-handlers.js'
 
+const plain = throughHandlers('sandbox-free-key')
 const alice = throughHandlers('sandbox-free-key.alice')
 const bug = throughHandlers('sandbox-free-key.alice-bug')
 
@@ -73,6 +74,42 @@ describe('sandbox.exportSession and importSession', () => {
       target.importSession('fresh', { ...data, scenario: 'nope' }),
     ).rejects.toThrow('its scenario "nope" is not loaded in this sandbox')
     expect(target.sessions().map((session) => session.id)).toEqual(['taken'])
+  })
+
+  test("an import within the pet limits or not at all: maxPets per world, maxTotalPets across them (507, as a create's)", async () => {
+    const source = createSandbox({ seed: 42, count: 2 })
+    for (const name of ['A', 'B', 'C'])
+      expect((await alice.post(source, name)).status).toBe(201)
+    const data = await source.exportSession('alice')
+    expect(data.pets).toHaveLength(5)
+
+    // Three created pets (ids 3 to 5) where a world keeps two.
+    const small = createSandbox({ seed: 42, count: 2, maxPets: 2 })
+    await expect(small.importSession('alice-bug', data)).rejects.toThrow(
+      'The export holds 3 created pets (ids the seeded data does not have); a world of this sandbox keeps at most 2 (maxPets, --max-pets).',
+    )
+    expect(small.sessions()).toEqual([])
+
+    // Room for four across the worlds, two of them taken by the default world's creates.
+    const shared = createSandbox({ seed: 42, count: 2, maxTotalPets: 4 })
+    for (const name of ['D', 'E'])
+      expect((await plain.post(shared, name)).status).toBe(201)
+    const refused = await alice.ask(shared, '/__sandbox/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'alice-bug', from: data }),
+    })
+    expect(refused.status).toBe(507)
+    expect(await refused.json()).toEqual({
+      code: 'storage_full',
+      status: 507,
+      message:
+        'The sandbox has room for 2 more created pets across its worlds (maxTotalPets, --max-total-pets), and the export holds 3. End the sessions you no longer need (DELETE /__sandbox/sessions/{id}), or start the sandbox with a larger limit.',
+    })
+    expect(shared.sessions()).toEqual([])
+    // Into the default world, whose own two created pets it replaces: 3 of 4.
+    await shared.importSession('default', data)
+    expect(shared.state().counts.pets).toBe(5)
   })
 
   test('exporting a session that is not live is an error naming it', async () => {
