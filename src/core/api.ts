@@ -19,7 +19,7 @@ import {
   type ApiRoute,
   type RouteMatch,
 } from './routes.js'
-import { delay } from './latency.js'
+import { delay, type ClientConnection } from './latency.js'
 import type { Scenario } from './scenarios.js'
 import type { SandboxWorld } from './world.js'
 import { targetPath } from './request-target.js'
@@ -121,6 +121,8 @@ export interface ApiRequest {
   /** Its Authorization, a session key's session part removed (`selectSession`). */
   authorization: string | null
   body(): Promise<Uint8Array>
+  /** The client's connection, where the server has one (`HandleInit.client`). */
+  client?: ClientConnection | undefined
 }
 
 /**
@@ -167,7 +169,7 @@ export async function handleApiRequest(
   }
 
   const latency = scenario.latency ?? world.latency
-  if (latency !== undefined && !reply.dropped) await delay(latency)
+  if (latency !== undefined && !reply.dropped) await delay(latency, call.client)
 
   const durationMs = Math.round((performance.now() - started) * 100) / 100
   const rateLimit = journalRateLimit(reply.headers)

@@ -36,11 +36,36 @@ export const latencySchema = z.custom<Latency>(isLatency, {
   error: `must be ${LATENCY_RULE}`,
 })
 
-/** Waits a latency: its milliseconds, or a delay drawn from its range. */
-export function delay(latency: Latency): Promise<void> {
+/**
+ * The client's end of a request, where a server adapter has one (Node's ServerResponse,
+ * which is destroyed and emits `close` when the client hangs up before the answer).
+ */
+export interface ClientConnection {
+  readonly destroyed: boolean
+  once(event: 'close', listener: () => void): unknown
+  removeListener(event: 'close', listener: () => void): unknown
+}
+
+/**
+ * Waits a latency: its milliseconds, or a delay drawn from its range. The wait ends when
+ * `client` hangs up: nobody is left to answer, and a request waiting out a minute's
+ * latency would hold its body and answer that long for nothing (a shared server could
+ * be filled with requests sent and abandoned).
+ */
+export function delay(latency: Latency, client?: ClientConnection): Promise<void> {
   const ms =
     typeof latency === 'number'
       ? latency
       : latency.minMs + Math.random() * (latency.maxMs - latency.minMs)
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms))
+  if (ms <= 0 || client?.destroyed) return Promise.resolve()
+  if (client === undefined) return new Promise((resolve) => setTimeout(resolve, ms))
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      client.removeListener('close', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    client.once('close', done)
+  })
 }

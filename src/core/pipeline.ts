@@ -16,6 +16,7 @@ import {
   type SessionRegistry,
 } from './sessions.js'
 import type { SandboxWorld } from './world.js'
+import type { ClientConnection } from './latency.js'
 
 /** What the pipeline reads of its sandbox. */
 export interface PipelineHost {
@@ -52,6 +53,11 @@ export interface HandleInit {
    * process itself, or from pages of the worker's own origin.
    */
   untrustedOrigin?: string
+  /**
+   * The client's connection, where the server has one: a scenario's latency stops
+   * waiting when the client hangs up (latency.ts `delay`).
+   */
+  client?: ClientConnection
 }
 
 /** Which of the sandbox's scopes a request is in, and why it is refused if it is. */
@@ -215,6 +221,7 @@ export function createPipeline(host: PipelineHost) {
         rest: scope.api.rest,
         authorization: selection.authorization,
         body,
+        client: init.client,
       })
     } else {
       reply = await handleControlRequest(host.sandbox, {

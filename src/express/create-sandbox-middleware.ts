@@ -192,7 +192,9 @@ export function buildSandboxMiddleware(
       const overrides = sandbox.overrides
       const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
       const init: AdapterInit =
-        body === undefined ? { target, url } : { body, target, url }
+        body === undefined
+          ? { target, url, client: res }
+          : { body, target, url, client: res }
       if (req.baseUrl) init.mount = req.baseUrl
       const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted

@@ -142,6 +142,38 @@ describe('one response at a time per connection', () => {
     }
   })
 
+  test("a client that hangs up during a scenario's latency no longer holds its request: the wait ends", async () => {
+    const slow = await startApp({ count: 3, latency: 30_000 })
+    try {
+      const socket = connect(slow.port, '127.0.0.1')
+      socket.on('error', () => {})
+      const body = JSON.stringify({
+        name: 'Left',
+        categoryId: 1,
+        note: 'x'.repeat(30_000),
+      })
+      socket.write(
+        `POST /v1/pets HTTP/1.1\r\n${HOST}Authorization: Bearer sandbox-pro-key\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      socket.destroy()
+      const started = performance.now()
+      while (
+        slow.sandbox.journal.recent().length === 0 &&
+        performance.now() - started < 5000
+      )
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      // Answered (the create happened, as on a server whose client left) and journalled
+      // at once, not 30 s later.
+      const [entry] = slow.sandbox.journal.recent()
+      expect(entry).toMatchObject({ method: 'POST', status: 201 })
+      expect(entry?.durationMs).toBeLessThan(5000)
+      expect(slow.sandbox.state().counts.pets).toBe(4)
+    } finally {
+      await slow.close()
+    }
+  })
+
   test('a client that stops reading is disconnected after the send timeout', async () => {
     const saved = { ...TRANSPORT_LIMITS }
     TRANSPORT_LIMITS.sendTimeoutMs = 300
