@@ -1,5 +1,10 @@
 import { expect, test } from 'vitest'
-import { Journal, JOURNAL_BODY_BUDGET, type JournalEntry } from './journal.js'
+import {
+  Journal,
+  JOURNAL_BODY_BUDGET,
+  journalHeaders,
+  type JournalEntry,
+} from './journal.js'
 
 const request = (path: string, body?: string): Omit<JournalEntry, 'id'> => ({
   at: '2027-01-01T00:00:00.000Z',
@@ -113,4 +118,19 @@ test('says it is complete until an entry is dropped or a body cut, and again aft
   const none = new Journal(0)
   none.add(request('/a'))
   expect(none.complete).toBe(false)
+})
+
+test("an entry keeps 16 of the request's X-Sandbox-* headers, names of 64 characters and values of 256 at most", () => {
+  const headers = new Headers()
+  for (let index = 0; index < 20; index++)
+    headers.set(
+      `x-sandbox-${String(index).padStart(2, '0')}${'n'.repeat(600)}`,
+      'v'.repeat(600),
+    )
+  const kept = journalHeaders(headers) ?? {}
+  expect(Object.keys(kept)).toHaveLength(16)
+  for (const [name, value] of Object.entries(kept)) {
+    expect(name).toMatch(/^x-sandbox-\d\dn{52}…$/)
+    expect(value).toBe(`${'v'.repeat(256)}…`)
+  }
 })

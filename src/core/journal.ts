@@ -65,6 +65,12 @@ export const JOURNAL_BODY_BUDGET = 64 * 1024
 const HEADER_VALUE_LIMIT = 256
 /** The most request headers an entry keeps. */
 const HEADER_COUNT_LIMIT = 16
+/**
+ * The longest header name an entry keeps whole (the sandbox's own are under 30): a name
+ * is as much a client's text as a value, and the journal's last entries are kept over
+ * its byte budget.
+ */
+const HEADER_NAME_LIMIT = 64
 
 /**
  * A bounded journal of the most recent requests: memory stays flat under any load. It
@@ -291,7 +297,9 @@ export function journalHeaders(headers: Headers): Record<string, string> | undef
     if (!wanted) continue
     if (++count > HEADER_COUNT_LIMIT) break
     kept ??= {}
-    kept[name] =
+    const key =
+      name.length > HEADER_NAME_LIMIT ? `${name.slice(0, HEADER_NAME_LIMIT)}…` : name
+    kept[key] =
       value.length > HEADER_VALUE_LIMIT ? `${value.slice(0, HEADER_VALUE_LIMIT)}…` : value
   }
   return kept
