@@ -7,6 +7,7 @@ import { createSandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
 import { StoreWriteError } from '../core/store.js'
 import { buildSandboxApp } from '../express/create-sandbox-app.js'
+import { HandlerThrewError } from '../express/create-sandbox-middleware.js'
 import { listenSandboxApp } from '../express/listen-sandbox-app.js'
 import { packageAssets } from '../express/package-assets.js'
 import {
@@ -86,7 +87,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
       ...(controlToken === undefined ? {} : { controlToken }),
       onError: (error) =>
         warn(
-          `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
+          error instanceof HandlerThrewError
+            ? `${error.message}\n${(error.cause as Error)?.stack ?? String(error.cause)}`
+            : `internal error while answering a request: ${(error as Error)?.stack ?? String(error)}`,
         ),
     },
     cliFastPath,

@@ -27,6 +27,25 @@ import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 /** What the adapter keeps beside a request: what the sandbox reads, then its reply. */
 interface AdapterInit extends HandleInit {
   reply?: Reply
+  /** The sandbox's handler took the request (no user's handler answered or threw first). */
+  reached?: true
+}
+
+/**
+ * One of the user's handlers (option `handlers`, `--handlers`) threw: the 500 says so,
+ * where the sandbox's own "internal error" would send its user looking for a bug of the
+ * sandbox. `cause` is what the handler threw; the standalone app hands it to `onError`.
+ */
+export class HandlerThrewError extends Error {
+  /** How the error path answers it (api-errors.ts `failureOf`). */
+  readonly apiCode = 'internal_error'
+  constructor(cause: unknown, method: string, path: string) {
+    super(
+      `One of your own msw handlers (the handlers option, --handlers) threw on ${method} ${path.slice(0, 200)}, so it has no answer: fix that handler (the server logged its error), or have it return nothing to let the sandbox answer.`,
+      { cause },
+    )
+    this.name = 'HandlerThrewError'
+  }
 }
 
 /**
@@ -125,7 +144,11 @@ export function buildSandboxMiddleware(
   // Only the sandbox's handler sees these inits, and only this adapter reads the marker.
   const inits = new WeakMap<Request, AdapterInit>()
   const own = createSandboxHandler(sandbox, {
-    init: (request) => inits.get(request),
+    init(request) {
+      const init = inits.get(request)
+      if (init !== undefined) init.reached = true
+      return init
+    },
     respond(reply, request) {
       const init = inits.get(request)
       if (init === undefined) return toResponse(reply, request)
@@ -202,7 +225,16 @@ export function buildSandboxMiddleware(
       fastPath?.prepare(request)
       const handlers =
         overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
-      const response = await getResponse(handlers as MswRequestHandler[], request)
+      let response: Response | undefined
+      try {
+        response = await getResponse(handlers as MswRequestHandler[], request)
+      } catch (error) {
+        // The sandbox answers its own failures with an Error body; what throws out of
+        // msw before the sandbox's handler took the request is one of the user's.
+        if (init.reached || overrides.length === 0) throw error
+        port.recordOverride(request, 500)
+        throw new HandlerThrewError(error, request.method, url.pathname)
+      }
       const { reply } = init
       if (reply !== undefined) {
         // A dropped request (docs/faults.md): no answer at all, as a network that failed

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { JournalEntry } from 'petstore-sandbox'
+import { http } from 'msw'
 import { setupSandboxServer } from 'petstore-sandbox/node'
 import { afterAll, describe, expect, test } from 'vitest'
 import {
@@ -224,4 +225,43 @@ describe('--handlers on the command line', () => {
       await eventually(async () => ((await name()) === 'Second' ? true : undefined)),
     ).toBe(true)
   })
+})
+
+test("a handler of yours that throws is a 500 saying it was yours, journalled as an override's, its error handed to onError", async () => {
+  const errors: unknown[] = []
+  const app = await startApp({
+    handlers: [
+      http.get('*/v1/pets/:id', () => {
+        throw new Error('boom in my handler')
+      }),
+    ],
+    onError: (error) => void errors.push(error),
+  })
+  try {
+    const thrown = await fetch(`${app.origin}/v1/pets/7`, { headers: FREE })
+    expect(thrown.status).toBe(500)
+    expect(await thrown.json()).toEqual({
+      code: 'internal_error',
+      status: 500,
+      message:
+        'One of your own msw handlers (the handlers option, --handlers) threw on GET /v1/pets/7, so it has no answer: fix that handler (the server logged its error), or have it return nothing to let the sandbox answer.',
+    })
+    expect(errors).toHaveLength(1)
+    expect((errors[0] as Error).name).toBe('HandlerThrewError')
+    expect(((errors[0] as Error).cause as Error).message).toBe('boom in my handler')
+    // The sandbox itself still answers what the handler does not take.
+    expect((await fetch(`${app.origin}/v1/pets`, { headers: FREE })).status).toBe(200)
+    const entries = (await readJournal(app.origin)).map(({ path, status, override }) => ({
+      path,
+      status,
+      override: override ?? false,
+    }))
+    // Newest first.
+    expect(entries).toEqual([
+      { path: '/v1/pets', status: 200, override: false },
+      { path: '/v1/pets/7', status: 500, override: true },
+    ])
+  } finally {
+    await app.close()
+  }
 })
