@@ -53,3 +53,9 @@ test('isoTime writes what toISOString writes, across seconds, days and the clock
   }
   expect(() => isoTime(Number.NaN)).toThrow(RangeError)
 })
+
+test('advancing by a number that is not one says which (NaN, Infinity), not null', () => {
+  const clock = createClock({}, () => 0)
+  expect(() => clock.advance(Number.NaN)).toThrow('NaN is not a number of seconds')
+  expect(() => clock.advance(Infinity)).toThrow('Infinity is not a number of seconds')
+})

@@ -116,7 +116,7 @@ class SandboxClock implements Clock {
       throw SandboxError.for(
         'INVALID_CLOCK',
         'advance the clock by "advanceSeconds"',
-        `${JSON.stringify(seconds)} is not a number of seconds`,
+        `${typeof seconds === 'number' ? String(seconds) : JSON.stringify(seconds)} is not a number of seconds`,
         'Pass a finite number such as 60.',
       )
     }

@@ -253,12 +253,21 @@ function mediaTypeRefused(req: IncomingMessage): Failure | undefined {
 }
 
 function checkList(
-  list: readonly string[] | undefined,
+  list: readonly string[] | string | undefined,
   name: string,
   normalize: (entry: string) => string | undefined,
 ): string[] {
   if (list === undefined) return []
-  if (!Array.isArray(list)) throw invalidOption(name, JSON.stringify(list))
+  if (!Array.isArray(list)) {
+    const example =
+      name === 'allowedOrigins' ? '"https://app.example.com"' : '"my-box.local"'
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      'create the sandbox app',
+      `${name} must be an array of strings, got ${JSON.stringify(list)?.slice(0, 100) ?? typeof list}`,
+      `Put it in brackets, even for one: ${name}: [${typeof list === 'string' ? JSON.stringify(list.slice(0, 100)) : example}].`,
+    )
+  }
   return list.map((entry) => {
     const normalized = typeof entry === 'string' ? normalize(entry) : undefined
     if (normalized === undefined) throw invalidOption(name, JSON.stringify(entry))

@@ -11,6 +11,7 @@ import type { Express } from 'express'
 import { errorReply, fail, type ApiErrorCode, type Failure } from '../core/api-errors.js'
 import { type HeaderMap, type Reply } from '../core/reply.js'
 import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
+import { SandboxError } from '../core/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
 import { createResponseLines } from './response-lines.js'
@@ -72,6 +73,11 @@ export function listenSandboxApp(
   app: Express,
   options: ListenOptions = {},
 ): Promise<Server> {
+  try {
+    checkListenArguments(app, options)
+  } catch (error) {
+    return Promise.reject(error)
+  }
   const limits: Limits = { ...TRANSPORT_LIMITS }
   const sandbox = (app as Express & { sandbox?: Sandbox }).sandbox
   // The headers of every answer given before the app sees a request.
@@ -136,6 +142,40 @@ export function listenSandboxApp(
       resolve(server)
     })
   })
+}
+
+/**
+ * Refuses what would listen wrong or fail later: an app that is not one (the first
+ * request would crash the process), a port Node would take as a pipe's name.
+ */
+function checkListenArguments(app: unknown, options: ListenOptions) {
+  const refuse = (reason: string, fix: string) =>
+    SandboxError.for('INVALID_OPTION', 'listen', reason, fix)
+  if (typeof app !== 'function') {
+    throw refuse(
+      `the app must be an Express app, got ${app === null ? 'null' : typeof app}`,
+      'Pass what createSandboxApp() returned (or your express() app): listenSandboxApp(createSandboxApp(), { port: 4010 }).',
+    )
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw refuse(
+      `the options must be an object, got ${options === null ? 'null' : typeof options}`,
+      'Pass { port, host }, or nothing for 127.0.0.1:4010.',
+    )
+  }
+  const { port, host } = options
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw refuse(
+      `port must be a number from 0 to 65535, got ${JSON.stringify(port)?.slice(0, 60) ?? typeof port}`,
+      'Pass a number such as 4010, or 0 for a free port.',
+    )
+  }
+  if (host !== undefined && (typeof host !== 'string' || host === '')) {
+    throw refuse(
+      `host must be a host name or address, got ${JSON.stringify(host)?.slice(0, 60) ?? typeof host}`,
+      'Pass "127.0.0.1" (the default), "localhost" or another address of this machine.',
+    )
+  }
 }
 
 /** The methods the server answers on some path, for the `Allow` of a CONNECT. */

@@ -302,6 +302,27 @@ describe('transport errors are JSON too', () => {
   })
 })
 
+test('listenSandboxApp refuses what is not an app, a port or a host before it listens', async () => {
+  const { createSandboxApp, listenSandboxApp, SandboxError } =
+    await import('petstore-sandbox/express')
+  const app = createSandboxApp()
+  const refusals: Array<[unknown, unknown, RegExp]> = [
+    [
+      {},
+      { port: 0 },
+      /the app must be an Express app, got object\. Pass what createSandboxApp\(\) returned/,
+    ],
+    [app, { port: 'abc' }, /port must be a number from 0 to 65535, got "abc"/],
+    [app, { port: 70000 }, /port must be a number from 0 to 65535, got 70000/],
+    [app, { port: 0, host: '' }, /host must be a host name or address, got ""/],
+  ]
+  for (const [given, options, message] of refusals) {
+    const listening = listenSandboxApp(given as typeof app, options as { port: number })
+    await expect(listening).rejects.toBeInstanceOf(SandboxError)
+    await expect(listening).rejects.toThrow(message)
+  }
+})
+
 describe('the landing page and documents', () => {
   test('/ is an HTML overview: endpoints, demo keys with plans, scenarios, control endpoints, OpenAPI; no CDN', async () => {
     const response = await fetch(`${app.origin}/`)

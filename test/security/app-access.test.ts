@@ -618,4 +618,10 @@ test('options that are not origins, host names or tokens are refused when the ap
   ]) {
     expect(() => createSandboxApp(options), JSON.stringify(options)).toThrow(SandboxError)
   }
+  // One origin given as a string is told to put it in brackets, not that it is no origin.
+  expect(() =>
+    createSandboxApp({ allowedOrigins: 'https://a.com' as unknown as string[] }),
+  ).toThrow(
+    'allowedOrigins must be an array of strings, got "https://a.com". Put it in brackets, even for one: allowedOrigins: ["https://a.com"].',
+  )
 })
