@@ -95,14 +95,25 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const { maxPets, maxTotalPets } = options
   let fixtures = resolveFixtures(options.fixtures, undefined, maxPets)
   const bases = parseBaseUrls(options.baseUrl)
+  // The plans of the fixtures loaded now (a reload changes them): a scenario's
+  // rateLimits.plans must name them.
+  const plans = () => Object.keys(fixtures.apiKeys.plans)
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
-    registry.add(parseScenario(scenario, `options.scenarios[${index}]`, maxPets))
+    registry.load(
+      parseScenario(scenario, `options.scenarios[${index}]`, maxPets, 'load', plans()),
+    )
   }
   let startup: Scenario
   if (typeof options.scenario === 'object' && options.scenario !== null) {
-    startup = parseScenario(options.scenario, 'options.scenario', maxPets)
-    registry.add(startup)
+    startup = parseScenario(
+      options.scenario,
+      'options.scenario',
+      maxPets,
+      'load',
+      plans(),
+    )
+    registry.load(startup)
   } else {
     startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
   }
@@ -164,7 +175,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
     registry.has(startup.name) ? registry.get(startup.name) : startup
   const selectScenario = (scenario: string | Scenario): Scenario => {
     if (typeof scenario === 'string') return registry.get(scenario)
-    const parsed = parseScenario(scenario, 'useScenario()', maxPets)
+    const parsed = parseScenario(scenario, 'useScenario()', maxPets, 'load', plans())
     registry.add(parsed)
     keys = indexKeys()
     return parsed
@@ -173,7 +184,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const shared: Shared = {
     bases,
     parseDefinition: (definition, source) =>
-      parseScenario(definition, source, maxPets, 'define'),
+      parseScenario(definition, source, maxPets, 'define', plans()),
     keys: () => keys,
     anonymousPlan() {
       const name = hasOwnName(fixtures.apiKeys.plans, 'free')
@@ -293,7 +304,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
     defineScenario: (scenario) => main.defineScenario(scenario),
     removeScenario: (name) => main.removeScenario(name),
     addScenario(scenario) {
-      const parsed = parseScenario(scenario, 'addScenario()', maxPets)
+      const parsed = parseScenario(scenario, 'addScenario()', maxPets, 'load', plans())
       const previous = registry.has(parsed.name) ? registry.get(parsed.name) : undefined
       registry.add(parsed)
       try {

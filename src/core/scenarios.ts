@@ -158,7 +158,9 @@ export function defineScenario(
 
 /**
  * Validates unknown data as a scenario; `source` (a file path) is named in errors;
- * `maxPets` (the sandbox's) bounds the ids of its pets.
+ * `maxPets` (the sandbox's) bounds the ids of its pets; `plans` (the names of the
+ * fixtures' plans, given by the sandbox that loads it) are the names `rateLimits.plans`
+ * may use.
  */
 export function parseScenario(
   data: unknown,
@@ -166,6 +168,11 @@ export function parseScenario(
   maxPets?: number,
   /** 'define' for a scenario defined at run time, whose fields leave out keys. */
   action: 'load' | 'define' = 'load',
+  /**
+   * Left out where the fixtures are not known yet (a file read before the sandbox that
+   * loads it is made): that sandbox parses it again with them.
+   */
+  plans?: readonly string[],
 ): Scenario {
   // A scenario parsed before (a file, then the options) keeps naming its first source.
   const source = (isObject(data) && sources.get(data)) || given
@@ -193,6 +200,11 @@ export function parseScenario(
       maxPets,
     })
   }
+  // The built-in ones limit every plan of the bundled fixtures, and keep working under
+  // fixtures of other plans (as their keys do, auth.ts).
+  if (plans && !isBuiltIn(data)) {
+    checkPlanNames(parsed.data, plans, `${action} the scenario ${source}`)
+  }
   if (auth?.expireAllKeys && auth.rejectAllKeys) {
     throw SandboxError.for(
       'INVALID_SCENARIO',
@@ -203,6 +215,26 @@ export function parseScenario(
   }
   sources.set(parsed.data, source)
   return parsed.data
+}
+
+/**
+ * Refuses a `rateLimits.plans` name the fixtures have no plan of: no key is on that plan,
+ * so its limits would limit nothing, and a "Free" meant as "free" would silently leave
+ * the plan's own limits in force.
+ */
+function checkPlanNames(scenario: Scenario, plans: readonly string[], action: string) {
+  for (const name of Object.keys(scenario.rateLimits?.plans ?? {})) {
+    if (plans.includes(name)) continue
+    const meant = plans.find((plan) => plan.toLowerCase() === name.toLowerCase())
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      action,
+      `rateLimits.plans.${name} names the plan ${JSON.stringify(name)}, which the fixtures do not have (${plans.join(', ')})`,
+      meant === undefined
+        ? "Name one of those plans, or add the plan to the fixtures' apiKeys.plans (see docs/options.md#fixtures)."
+        : `Write ${JSON.stringify(meant)}: plan names are case-sensitive.`,
+    )
+  }
 }
 
 /** The fix a mistake in `faults` gets: its shape, which zod's issues do not spell out. */
@@ -236,6 +268,39 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
 /** The names of the built-in scenarios. */
 export const SCENARIO_NAMES = BUILT_IN_SCENARIOS.map((scenario) => scenario.name)
 
+/** Whether `scenario` is one of the built-in scenarios themselves (not a copy). */
+function isBuiltIn(scenario: unknown): boolean {
+  return BUILT_IN_SCENARIOS.includes(scenario as Scenario)
+}
+
+/**
+ * Whether two scenarios of one name are the same definition: one file given twice, the
+ * startup file also among the scenarios, the shipped copy of a built-in's file.
+ */
+function sameDefinition(a: Scenario, b: Scenario): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** The error of a scenario loaded at start under a name `taken` already has. */
+function nameTaken(scenario: Scenario, taken: Scenario): SandboxError {
+  const action = `load the scenario ${scenarioSource(scenario) ?? scenario.name}`
+  const name = JSON.stringify(scenario.name)
+  if (isBuiltIn(taken)) {
+    return SandboxError.for(
+      'INVALID_SCENARIO',
+      action,
+      `name ${name} is the name of a built-in scenario, which a scenario loaded at start cannot replace`,
+      `Give yours another name, e.g. "my-${scenario.name}" (the built-in one stays selectable as ${name}).`,
+    )
+  }
+  return SandboxError.for(
+    'INVALID_SCENARIO',
+    action,
+    `name ${name} is also the name of the scenario ${scenarioSource(taken) ?? 'loaded before'}, which it would silently replace`,
+    'Rename one of the two: every scenario loaded at start needs a name of its own.',
+  )
+}
+
 /** The registry of loaded scenarios of one sandbox. */
 export class ScenarioRegistry {
   readonly #scenarios = new Map<string, Scenario>()
@@ -244,7 +309,21 @@ export class ScenarioRegistry {
     for (const scenario of scenarios) this.add(scenario)
   }
 
-  /** Adds or replaces a scenario (a user's file may redefine a built-in name). */
+  /**
+   * Loads a scenario given at start (a file, the options): a name a built-in scenario or
+   * another one loaded at start has is an error, since the one loaded last would
+   * silently win. The same definition again is that scenario, not a duplicate.
+   */
+  load(scenario: Scenario) {
+    const taken = this.#scenarios.get(scenario.name)
+    if (taken && !sameDefinition(taken, scenario)) throw nameTaken(scenario, taken)
+    this.add(scenario)
+  }
+
+  /**
+   * Adds or replaces a scenario: what the code asks for at run time (addScenario, and
+   * --watch through it for the file that changed, useScenario with a definition).
+   */
   add(scenario: Scenario) {
     this.#scenarios.set(scenario.name, scenario)
   }

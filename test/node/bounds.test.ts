@@ -345,18 +345,22 @@ test('a clock body that sets nothing says so, with the fields it takes', async (
 })
 
 describe('a scenario defined at run time is bounded in every text it holds', () => {
-  const sandbox = createSandbox({ count: 0 })
+  const plans = Object.fromEntries(
+    Array.from({ length: 50 }, (_, index) => [
+      `plan-${index}`,
+      { perMinute: 1, perDay: 1 },
+    ]),
+  )
+  // rateLimits.plans names plans of the fixtures: these have the 50 it may name.
+  const sandbox = createSandbox({
+    count: 0,
+    fixtures: { apiKeys: { plans, keys: [{ key: 'k', plan: 'plan-0' }] } },
+  })
   const define = (name: string, body: Record<string, unknown>) =>
     call(sandbox, 'PUT', `/__sandbox/scenarios/${name}`, { body })
   const long = (length: number) => 'x'.repeat(length)
 
   test('at the limits it is taken', async () => {
-    const plans = Object.fromEntries(
-      Array.from({ length: 50 }, (_, index) => [
-        `plan-${index}`,
-        { perMinute: 1, perDay: 1 },
-      ]),
-    )
     const reply = await define(long(64), {
       description: long(1_000),
       errors: { getPet: { status: 503, code: long(64), message: long(1_000) } },
