@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { SCENARIO_NAMES } from '../core/scenarios.js'
 import { isPath } from '../node/files.js'
 import { CliError } from './cli-error.js'
-import { closest } from './suggest.js'
+import { closest } from '../core/suggest.js'
 
 /**
  * Checks `--scenario` before the server starts: a path is left to the file loader, which

@@ -14,7 +14,9 @@ import {
 import type { SandboxOptions } from './sandbox-types.js'
 import { petSchema } from './schemas.js'
 import { STATE_FORMAT } from './store.js'
+import { closest } from './suggest.js'
 import { thousands } from './text.js'
+import { typeName } from './describe-issues.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -34,8 +36,121 @@ const optionsSchema = z.object({
   latency: z.optional(latencySchema),
 })
 
+/** Every option of createSandbox, for the check of unknown names (a misspelt one did nothing). */
+const OPTION_NAMES = [
+  'seed',
+  'count',
+  'fixtures',
+  'scenario',
+  'scenarios',
+  'baseUrl',
+  'latency',
+  'clock',
+  'journalSize',
+  'maxJournalBytes',
+  'handlers',
+  'store',
+  'maxSessions',
+  'sessionTtlSeconds',
+  'maxPets',
+  'maxTotalPets',
+] as const
+// The list above must name every option of the type, or a new one would be refused.
+type Unlisted = Exclude<keyof SandboxOptions, (typeof OPTION_NAMES)[number]>
+const _everyOptionListed: Unlisted extends never ? true : Unlisted = true
+
+const refuse = (reason: string, fix: string) =>
+  SandboxError.for('INVALID_OPTION', 'create the sandbox', reason, fix)
+
+/**
+ * Refuses options that are not an object, or name an option there is not (a misspelt
+ * one would do nothing): `also` names the options of the entry beside the sandbox's
+ * (an adapter's `bodyLimit`), which count as known and are suggested too.
+ */
+export function checkOptionNames(options: unknown, also: readonly string[] = []): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw refuse(
+      `the options must be an object, got ${typeName(options)}`,
+      'Pass an object such as { seed: 42 }, or nothing for the defaults.',
+    )
+  }
+  const known = [...OPTION_NAMES, ...also]
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue
+    const meant = closest(name, known)
+    throw refuse(
+      `${JSON.stringify(name.slice(0, 60))} is not an option of the sandbox`,
+      `${meant ? `Did you mean ${meant}? ` : ''}The options are ${known.join(', ')} (docs/options.md#options).`,
+    )
+  }
+}
+
+/**
+ * The shape of the options beyond their ranges: an object of known names, whose objects
+ * and lists are objects and lists, so a mistake is a message naming the option rather
+ * than a TypeError from deep inside, or an option silently ignored.
+ */
+function checkShape(options: unknown): void {
+  checkOptionNames(options)
+  const { scenarios, baseUrl, store, clock, fixtures } = options as Record<
+    string,
+    unknown
+  >
+  if (scenarios !== undefined && !Array.isArray(scenarios)) {
+    throw refuse(
+      `option scenarios must be an array, got ${typeName(scenarios)}`,
+      'Put the scenarios in brackets, even for one: scenarios: [myScenario].',
+    )
+  }
+  if (
+    baseUrl !== undefined &&
+    typeof baseUrl !== 'string' &&
+    !(Array.isArray(baseUrl) && baseUrl.every((url) => typeof url === 'string'))
+  ) {
+    throw refuse(
+      `option baseUrl must be a string or an array of strings, got ${typeName(baseUrl)}`,
+      "Pass a base path or address such as '/v1' or 'https://api.example.com/v1'.",
+    )
+  }
+  if (
+    store !== undefined &&
+    (typeof store !== 'object' ||
+      store === null ||
+      typeof (store as { write?: unknown }).write !== 'function')
+  ) {
+    throw refuse(
+      `option store must be an object with a write(change) method, got ${typeName(store)}`,
+      'Pass createFileStore(path) (petstore-sandbox/node), or your own { write(change) { ... } }.',
+    )
+  }
+  if (clock !== undefined) {
+    const shape = clockShape.safeParse(clock)
+    if (!shape.success) {
+      throw refuse(
+        `option clock must be { now?, frozen? } with frozen true or false, got ${JSON.stringify(clock)?.slice(0, 80) ?? typeName(clock)}`,
+        "Pass e.g. { now: '2030-01-01T00:00:00Z', frozen: true }, or leave it out for real time.",
+      )
+    }
+  }
+  if (
+    fixtures !== undefined &&
+    (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))
+  ) {
+    throw refuse(
+      `option fixtures must be an object ({ pets, categories, apiKeys }), got ${typeName(fixtures)}`,
+      'Pass the fixtures themselves, or (from petstore-sandbox/node) the path of their folder or file.',
+    )
+  }
+}
+
+const clockShape = z.strictObject({
+  now: z.optional(z.union([z.string(), z.number(), z.date()])),
+  frozen: z.optional(z.boolean()),
+})
+
 /** Throws a SandboxError naming the first option out of its range. */
 export function checkOptions(options: SandboxOptions): void {
+  checkShape(options)
   const checked = optionsSchema.safeParse(options)
   if (checked.success) return
   const issue = checked.error.issues[0]

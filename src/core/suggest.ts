@@ -5,7 +5,7 @@
  * candidate that starts with the word (`expired` for `expired-key`).
  *
  * yargs suggests only commands (`recommendCommands`, and not beside a default command),
- * never options, so the CLI has its own.
+ * never options, so the CLI has its own; createSandbox suggests its option names with it.
  */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const typed = word.toLowerCase()

@@ -16,6 +16,7 @@ import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { checkOptionNames } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
@@ -293,6 +294,7 @@ export function resolveSandbox<Adapter extends object>(
 ): { sandbox: Sandbox; adapter: Adapter } {
   if (isSandbox(sandboxOrOptions))
     return { sandbox: sandboxOrOptions, adapter: adapterOptions }
+  checkOptionNames(sandboxOrOptions, adapterKeys)
   const sandboxOptions: Record<string, unknown> = {}
   const adapter: Record<string, unknown> = {
     ...(adapterOptions as Record<string, unknown>),

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import { resolveFixtures, type Fixtures } from '../core/fixtures.js'
 import type { SandboxOptions } from '../core/sandbox.js'
+import { checkOptionNames } from '../core/sandbox-options.js'
 import { parseScenario, type Scenario } from '../core/scenarios.js'
 
 /** Node options: the scenario and fixtures may also be file paths. */
@@ -47,7 +48,7 @@ function readJson(
     )
   }
   try {
-    return JSON.parse(text)
+    return JSON.parse(withoutBom(text))
   } catch (error) {
     throw SandboxError.for(
       what === 'scenario'
@@ -60,6 +61,15 @@ function readJson(
       'Fix the JSON syntax at the position named.',
     )
   }
+}
+
+/**
+ * The text without the byte order mark (U+FEFF) Windows editors put at the start of UTF-8
+ * files: JSON.parse refuses it, and the file is otherwise fine. Only a leading one is
+ * skipped; one inside the text is still a syntax error at its position.
+ */
+function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text
 }
 
 /**
@@ -113,11 +123,15 @@ export function loadFixturesFile(path: string, maxPets?: number): Fixtures {
 
 /** Turns paths in Node options into data, so the core never touches the file system. */
 export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions {
+  checkOptionNames(options)
   const { scenario, scenarios, fixtures, ...rest } = options
   const { maxPets } = options
-  const loaded = (scenarios ?? []).map((entry) =>
-    typeof entry === 'string' ? loadScenarioFile(entry, maxPets) : entry,
-  )
+  // Not an array: passed on as it is, for createSandbox to refuse naming the option.
+  const loaded = Array.isArray(scenarios)
+    ? scenarios.map((entry) =>
+        typeof entry === 'string' ? loadScenarioFile(entry, maxPets) : entry,
+      )
+    : (scenarios as unknown as Scenario[] | undefined)
   let startup: string | Scenario | undefined = scenario
   if (typeof scenario === 'string' && isPath(scenario)) {
     startup = loadScenarioFile(scenario, maxPets)
@@ -125,7 +139,7 @@ export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions 
   return {
     ...rest,
     ...(startup === undefined ? {} : { scenario: startup }),
-    ...(loaded.length ? { scenarios: loaded } : {}),
+    ...(loaded === undefined || loaded.length === 0 ? {} : { scenarios: loaded }),
     ...(fixtures === undefined
       ? {}
       : {

@@ -1,0 +1,59 @@
+import { createSandbox, SandboxError } from 'petstore-sandbox'
+import { createSandboxApp, createSandboxMiddleware } from 'petstore-sandbox/express'
+import { setupSandboxServer } from 'petstore-sandbox/node'
+import { expect, test } from 'vitest'
+
+// A misspelt option did nothing, and options of the wrong kind were TypeErrors from deep
+// inside (`entries is not a function`): each is a SandboxError naming the option and the fix.
+
+const refused = (create: () => unknown) => {
+  try {
+    create()
+  } catch (error) {
+    expect(error).toBeInstanceOf(SandboxError)
+    return (error as Error).message
+  }
+  throw new Error('not refused')
+}
+
+test('a misspelt option is refused with the name it meant, in every entry', () => {
+  expect(refused(() => createSandbox({ senario: 'rate-limited' } as never))).toMatch(
+    /^Failed to create the sandbox: "senario" is not an option of the sandbox\. Did you mean scenario\? The options are seed, count, /,
+  )
+  expect(refused(() => setupSandboxServer({ cuont: 3 } as never))).toMatch(
+    /"cuont" is not an option of the sandbox\. Did you mean count\?/,
+  )
+  // The adapters' own options count, and are suggested.
+  expect(refused(() => createSandboxMiddleware({ bodyLimt: 5 } as never))).toMatch(
+    /"bodyLimt" is not an option of the sandbox\. Did you mean bodyLimit\?/,
+  )
+  expect(refused(() => createSandboxApp({ controlTokn: 'x' } as never))).toMatch(
+    /Did you mean controlToken\?/,
+  )
+  expect(() => createSandboxApp({ bodyLimit: 1024, controlToken: 'abc' })).not.toThrow()
+})
+
+test('options of the wrong kind name the option and what it takes', () => {
+  const cases: Array<[unknown, string]> = [
+    ['seed 42', 'the options must be an object, got the string "seed 42"'],
+    [{ scenarios: 'flaky.json' }, 'option scenarios must be an array'],
+    [{ baseUrl: 5 }, 'option baseUrl must be a string or an array of strings'],
+    [{ store: {} }, 'option store must be an object with a write(change) method'],
+    [{ clock: 5 }, 'option clock must be { now?, frozen? }'],
+    [{ clock: { frozen: 'yes' } }, 'option clock must be { now?, frozen? }'],
+    [{ fixtures: 3 }, 'option fixtures must be an object'],
+  ]
+  for (const [options, message] of cases) {
+    expect(
+      refused(() => createSandbox(options as never)),
+      JSON.stringify(options),
+    ).toContain(message)
+  }
+  // Through the Node entry, which reads the paths among them first.
+  expect(
+    refused(() => setupSandboxServer({ scenarios: 'flaky.json' } as never)),
+  ).toContain('option scenarios must be an array')
+  expect(refused(() => setupSandboxServer(null as never))).toContain(
+    'the options must be an object, got null',
+  )
+})
