@@ -7,6 +7,13 @@
 /** The most pets a sandbox (or a scenario's data) seeds. */
 export const MAX_COUNT = 1_000_000
 
+/**
+ * The most pets a scenario defined at run time (PUT /__sandbox/scenarios/{name}, a session
+ * import) seeds: any client may define one and replace it with a new seed, and seeding
+ * 100,000 pets took the server a second, during which it answered nobody.
+ */
+export const MAX_DEFINED_COUNT = 10_000
+
 /** The longest added latency, in milliseconds, of an option, a flag or a scenario. */
 export const MAX_LATENCY_MS = 60_000
 

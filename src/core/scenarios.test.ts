@@ -180,3 +180,16 @@ describe('a name selects one scenario loaded at start', () => {
     expect(sandbox.scenarios.get('s').rateLimits?.plans).toHaveProperty('pro')
   })
 })
+
+test('a scenario defined at run time seeds at most 10,000 pets; one loaded at start, up to 1,000,000', () => {
+  const big = { name: 'big', description: 'd', data: { count: 10_001, seed: 7 } }
+  expect(() =>
+    parseScenario(big, 'PUT /__sandbox/scenarios/big', undefined, 'define'),
+  ).toThrow(
+    'Failed to define the scenario PUT /__sandbox/scenarios/big: data.count is 10,001, more than the 10,000 pets a scenario defined at run time seeds. Seed at most 10,000, or put the scenario in a file and load it at start (--scenario ./big.json), where data.count goes up to 1,000,000.',
+  )
+  expect(
+    parseScenario({ ...big, data: { count: 10_000 } }, 'PUT', undefined, 'define').data,
+  ).toEqual({ count: 10_000 })
+  expect(parseScenario(big, 'big.json').data).toEqual({ count: 10_001, seed: 7 })
+})

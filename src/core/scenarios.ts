@@ -14,11 +14,13 @@ import { describeIssues } from './describe-issues.js'
 import { latencySchema, type Latency } from './latency.js'
 import {
   MAX_COUNT,
+  MAX_DEFINED_COUNT,
   MAX_SCENARIO_NAME_LENGTH,
   MAX_SCENARIO_PLANS,
   MAX_SCENARIO_TEXT_LENGTH,
 } from './limits.js'
 import { ownRecord } from './own-names.js'
+import { thousands } from './text.js'
 import * as z from 'zod/mini'
 
 /** The operations of the v1 API, by the seed's operation names. */
@@ -199,6 +201,14 @@ export function parseScenario(
       field: 'data.pets',
       maxPets,
     })
+  }
+  if (action === 'define' && (pets?.count ?? 0) > MAX_DEFINED_COUNT) {
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      `${action} the scenario ${source}`,
+      `data.count is ${thousands(pets?.count ?? 0)}, more than the ${thousands(MAX_DEFINED_COUNT)} pets a scenario defined at run time seeds`,
+      `Seed at most ${thousands(MAX_DEFINED_COUNT)}, or put the scenario in a file and load it at start (--scenario ./big.json), where data.count goes up to ${thousands(MAX_COUNT)}.`,
+    )
   }
   // The built-in ones limit every plan of the bundled fixtures, and keep working under
   // fixtures of other plans (as their keys do, auth.ts).
