@@ -101,3 +101,13 @@ describe('scenario files and the sandbox they load into', () => {
     )
   })
 })
+
+test('a fixtures folder with none of the three files is an error naming it, not the default data', () => {
+  const folder = join(dir, 'misnamed-fixtures')
+  write('misnamed-fixtures/apikeys.json', { plans: {}, keys: [] })
+  expect(() => loadFixturesFile(folder)).toThrow(
+    `Failed to load the fixtures from ${folder}: the folder holds none of api-keys.json, categories.json and pets.json. Name the files exactly so (any of the three), or point to the folder that holds them; see docs/options.md#fixtures.`,
+  )
+  write('misnamed-fixtures/categories.json', [{ id: 1, name: 'Dogs' }])
+  expect(loadFixturesFile(folder)).toEqual({ categories: [{ id: 1, name: 'Dogs' }] })
+})

@@ -118,6 +118,16 @@ export function loadFixturesFile(path: string, maxPets?: number): Fixtures {
     resolveFixtures({ [field]: value }, filePath, maxPets)
     parts[field] = value
   }
+  if (Object.keys(parts).length === 0) {
+    // A folder of none of them (a typo in a file's name, the wrong folder) would start
+    // the sandbox on the default data without a word.
+    throw SandboxError.for(
+      'INVALID_FIXTURES',
+      `load the fixtures from ${absolute}`,
+      'the folder holds none of api-keys.json, categories.json and pets.json',
+      'Name the files exactly so (any of the three), or point to the folder that holds them; see docs/options.md#fixtures.',
+    )
+  }
   return parts as Fixtures
 }
 
