@@ -216,8 +216,15 @@ export async function serve(flags: ServeFlags): Promise<void> {
           `${handlers.length} handler(s) reloaded from ${path} (files it imports are not reloaded)`,
         )
       } else {
-        await sandbox.reloadFixtures(loadFixturesFile(path))
-        report('fixtures', path, `fixtures reloaded from ${path} (created pets kept)`)
+        const moved = await sandbox.reloadFixtures(loadFixturesFile(path))
+        // A client that created pet 4 would find another pet there: say where it went.
+        const moves = moved.map(({ from, to }) => `${from} is now ${to}`)
+        report(
+          'fixtures',
+          path,
+          `fixtures reloaded from ${path} (created pets kept${moves.length > 0 ? `; the fixtures took the ids of ${moves.length} of them: ${moves.slice(0, 5).join(', ')}${moves.length > 5 ? ', ...' : ''}` : ''})`,
+          moved.length > 0 ? { moved } : {},
+        )
       }
     } catch (error) {
       if (error instanceof StoreWriteError) {
@@ -231,7 +238,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
       else warn(`${message} The previous version stays active.`)
     }
   }
-  function report(kind: string, path: string, message: string) {
+  function report(
+    kind: string,
+    path: string,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
     if (json)
       out(
         JSON.stringify({
@@ -240,6 +252,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
           path,
           scenario: sandbox.scenario.name,
           pets: sandbox.state().counts.pets,
+          ...extra,
         }),
       )
     else if (!flags.quiet) out(paint(CYAN, `↻ ${message}`))

@@ -18,6 +18,12 @@ import {
   type StoreReplaceChange,
 } from './store.js'
 
+/** A created pet a reload gave a new id, because a pet of the new fixtures has its old one. */
+export interface MovedPet {
+  from: number
+  to: number
+}
+
 /** What a request reads and writes of a world's pets. */
 export interface PetData {
   get(id: number): Pet | undefined
@@ -191,19 +197,25 @@ export class PetStore implements PetData {
    * The seed read again (the fixtures may have changed), plus the created pets, which
    * keep their ids unless a seeded pet now has it.
    */
-  reload(): Promise<void> {
-    return this.#enqueue(async () => {
+  reload(): Promise<MovedPet[]> {
+    const moves: MovedPet[] = []
+    const done = this.#enqueue(async () => {
       const kept = this.created()
       const seed = await this.#options.seed()
       const taken = seed.isSeeded
       let next = Math.max(seed.pets.at(-1)?.id ?? 0, kept.at(-1)?.id ?? 0) + 1
-      const moved = kept.map((pet) => (taken(pet.id) ? { ...pet, id: next++ } : pet))
+      const moved = kept.map((pet) => {
+        if (!taken(pet.id)) return pet
+        moves.push({ from: pet.id, to: next })
+        return { ...pet, id: next++ }
+      })
       const records = await createRecords(assignIds(moved))
       this.#useSeed(seed)
       this.#load(assignIds([...seed.pets, ...records]))
       this.#countCreated(moved.length)
       await this.#replaced('reload')
     })
+    return done.then(() => moves)
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Clock, ClockOptions } from './clock.js'
 import type { Fixtures } from './fixtures.js'
 import type { Har } from './har.js'
 import type { Journal, JournalEntry } from './journal.js'
+import type { MovedPet } from './pet-store.js'
 import type { petSchema } from './schemas.js'
 import type { Report } from './report-card.js'
 import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
@@ -206,10 +207,11 @@ export interface Sandbox extends World {
   addScenario(scenario: Scenario): void
   /**
    * Replaces the fixtures and reloads the data they define; created pets are kept, with
-   * their ids unless a pet of the new fixtures has it. Requests sent meanwhile wait for
-   * the reload. Written through the store like a reset.
+   * their ids unless a pet of the new fixtures has it: those move to new ids, which the
+   * promise resolves to (`[{ from: 4, to: 6 }]`). Requests sent meanwhile wait for the
+   * reload. Written through the store like a reset.
    */
-  reloadFixtures(fixtures: Fixtures | undefined): Promise<void>
+  reloadFixtures(fixtures: Fixtures | undefined): Promise<MovedPet[]>
   state(): SandboxState
   /** Calls `listener` after every /v1 request; returns the function that unsubscribes. */
   onRequest(listener: (entry: JournalEntry) => void): () => void

@@ -325,7 +325,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
       main.dropScenarioPets()
       seeds.clear()
       // Requests wait for the reload as for a reset: none sees the data half loaded.
-      await main.pets.reload()
+      return main.pets.reload()
     },
     state: () => main.state(),
     report: () => main.report(),

@@ -135,3 +135,24 @@ test('--watch with --persist: a fixtures reload is written to the file, created 
     [3, 'Kept'],
   ])
 })
+
+test('--watch: fixtures that take the id of a created pet move it, and the log says where', async () => {
+  const fixtures = join(folder, 'fixtures')
+  mkdirSync(fixtures)
+  const pets = [{ id: 1, name: 'First', categoryId: 1 }]
+  writeJson(join(fixtures, 'pets.json'), pets)
+  const { cli, api } = await startServer(['--fixtures', fixtures, '--watch'])
+  const created = (await (await createPet(api)).json()) as { id: number }
+  expect(created.id).toBe(2)
+
+  writeJson(join(fixtures, 'pets.json'), [
+    ...pets,
+    { id: 2, name: 'Taken', categoryId: 1 },
+  ])
+  await eventually(async () => (events(cli, 'reload').length > 0 ? true : undefined))
+  expect(events(cli, 'reload')).toContainEqual(
+    expect.objectContaining({ kind: 'fixtures', moved: [{ from: 2, to: 3 }] }),
+  )
+  const moved = await fetch(`${api}/pets/3`, { headers: FREE })
+  expect(await moved.json()).toMatchObject({ id: 3, name: 'Kept' })
+})

@@ -80,12 +80,14 @@ describe('created pets are kept by identity across a fixtures reload', () => {
     const sandbox = createSandbox({ count: 3, clock })
     await post(sandbox, 'Four')
     await post(sandbox, 'Five')
-    await sandbox.reloadFixtures({
+    const moved = await sandbox.reloadFixtures({
       pets: [
         { id: 1, name: 'Fixed', categoryId: 1 },
         { id: 4, name: 'Taken', categoryId: 1 },
       ],
     })
+    // Said, so a client holding id 4 can be told (the CLI's --watch log line does).
+    expect(moved).toEqual([{ from: 4, to: 6 }])
     expect(sandbox.db.pets.all().map(({ id, name }) => [id, name])).toEqual([
       [1, 'Fixed'],
       [4, 'Taken'],
@@ -93,7 +95,7 @@ describe('created pets are kept by identity across a fixtures reload', () => {
       [6, 'Four'],
     ])
     // And it stays a created pet: the next reload keeps it again.
-    await sandbox.reloadFixtures(undefined)
+    expect(await sandbox.reloadFixtures(undefined)).toEqual([])
     expect((await names(sandbox)).slice(3)).toEqual(['Five', 'Four'])
   })
 
