@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { basename, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { RequestHandler } from 'msw'
@@ -28,9 +30,14 @@ export async function loadHandlersModule(
   let module: { default?: unknown; handlers?: unknown }
   try {
     const url = pathToFileURL(file)
-    if (fresh) url.search = `?reload=${++loads}`
-    module = (await import(url.href)) as typeof module
+    if (fresh) {
+      url.search = `?reload=${++loads}`
+      // A CommonJS module (.cjs) comes from require's cache whatever the URL says.
+      delete createRequire(file).cache[file]
+    }
+    module = (await withinLoadTime(import(url.href), path)) as typeof module
   } catch (error) {
+    if (error instanceof CliError) throw error
     const { code, message } = error as NodeJS.ErrnoException
     if (code === 'ERR_MODULE_NOT_FOUND' && /['"]msw['"/]/.test(message)) {
       throw new CliError(
@@ -47,7 +54,11 @@ export async function loadHandlersModule(
         `Failed to load --handlers ${path}: it is an ES module (import/export) in a CommonJS project, so Node will not load it as .js. Rename it to ${basename(file).replace(/\.[cm]?js$/, '')}.mjs, or set "type": "module" in the project's package.json.`,
       )
     }
-    throw new CliError(`Failed to load --handlers ${path}: ${message.split('\n')[0]}`)
+    // Node names the line of a syntax error only when it prints the error itself.
+    const where = error instanceof SyntaxError ? syntaxErrorLine(file) : undefined
+    throw new CliError(
+      `Failed to load --handlers ${path}: ${message.split('\n')[0]}${where === undefined ? '' : ` (line ${where})`}`,
+    )
   }
   const handlers = module.default ?? module.handlers
   if (!Array.isArray(handlers)) {
@@ -64,4 +75,39 @@ export async function loadHandlersModule(
     )
   }
   return handlers as RequestHandler[]
+}
+
+/** How long loading the module may take: a top-level await that never settles would end the CLI silently (exit 13). */
+const LOAD_TIME_MS = 10_000
+
+/** The import, or a CliError once it has taken longer than `ms`. */
+export function withinLoadTime<T>(
+  loading: Promise<T>,
+  path: string,
+  ms = LOAD_TIME_MS,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => {
+    // The timer also keeps Node running while the module's top-level await waits.
+    timer = setTimeout(
+      () =>
+        reject(
+          new CliError(
+            `Failed to load --handlers ${path}: it did not finish loading within ${ms / 1000} s (a top-level await that never settles?). Export the handlers without waiting on anything that may not come.`,
+          ),
+        ),
+      ms,
+    )
+  })
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer))
+}
+
+/** The line `node --check` names for a module's syntax error, if it names one. */
+function syntaxErrorLine(file: string): string | undefined {
+  const checked = spawnSync(process.execPath, ['--check', file], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  })
+  const located = /:(\d+)\s*$/m.exec(checked.stderr.split('\n')[0] ?? '')
+  return located?.[1]
 }

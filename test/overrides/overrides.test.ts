@@ -203,14 +203,35 @@ describe('--handlers on the command line', () => {
     )
   })
 
-  test('--watch reloads the module', async () => {
+  test('a syntax error names its line (Node names it only when it prints the error itself)', async () => {
     mkdirSync(OUTPUT, { recursive: true })
-    const file = join(OUTPUT, 'watched.js')
-    const version = (name: string) =>
-      writeFileSync(
-        file,
+    const file = join(OUTPUT, 'broken.mjs')
+    writeFileSync(file, 'export default [\n  1,\n')
+    const cli = await runCli(['--port', '0', '--handlers', file])
+    expect((await cli.exited).code).toBe(1)
+    expect(cli.stderr()).toMatch(
+      /--handlers .*broken\.mjs: Unexpected end of input \(line 3\)/,
+    )
+  })
+
+  test.each([
+    [
+      'an ES module',
+      'watched.js',
+      (name: string) =>
         `import { http, HttpResponse } from 'msw'\nexport default [http.get('*/v1/pets/4242', () => HttpResponse.json({ id: 4242, name: '${name}', categoryId: 1 }))]\n`,
-      )
+    ],
+    [
+      // Node's require cache ignores the new URL each reload imports it under.
+      'a CommonJS module (.cjs)',
+      'watched.cjs',
+      (name: string) =>
+        `const { http, HttpResponse } = require('msw')\nmodule.exports = [http.get('*/v1/pets/4242', () => HttpResponse.json({ id: 4242, name: '${name}', categoryId: 1 }))]\n`,
+    ],
+  ])('--watch reloads the module: %s', async (_kind, fileName, source) => {
+    mkdirSync(OUTPUT, { recursive: true })
+    const file = join(OUTPUT, fileName)
+    const version = (name: string) => writeFileSync(file, source(name))
     version('First')
     const { origin } = await startServer(['--handlers', file, '--watch'])
     const name = async () =>
