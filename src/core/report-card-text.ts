@@ -165,6 +165,32 @@ function authenticationFailed(severity: Severity, errorCode: string): Words {
   }
 }
 
+/**
+ * The message and fix of a catch-all finding: which failures it holds (those past the
+ * `limit` of findings the card tells apart), and the words of its latest (`group`), so it
+ * still says what was wrong and what to do.
+ */
+export function describeOthers(
+  code: FindingCode,
+  severity: Severity,
+  group: string,
+  limit: number,
+): Words {
+  const words = describeFinding(code, severity, group)
+  const status = code === 'authentication_failed' ? '401' : '400'
+  const kinds =
+    code === 'invalid_request' && severity !== 'info'
+      ? 'error codes and fields'
+      : 'error codes'
+  const journal = 'GET /__sandbox/requests/<id>'
+  return {
+    message: `Past ${limit} findings the card stops telling ${status}s apart: this finding holds the ${kinds} that came after (the latest: ${status} ${group}). ${words.message}`,
+    fix: words.fix.includes(journal)
+      ? words.fix
+      : `${words.fix} The requests here failed in different ways: open them in the journal (${journal}) to see each one's code and message.`,
+  }
+}
+
 /** The words of a failure a scenario's `errors` forced: the user chose it. */
 function forced(words: Words, status: string): Words {
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { SandboxError } from './errors.js'
+import { MAX_FINDINGS } from './report-tallies.js'
 import {
   ReportCard,
   type ObserveContext,
@@ -404,6 +405,102 @@ test('memory stays bounded: 5 examples a finding, 32 fields of 400s a card', () 
   )
   expect(findings.reduce((sum, f) => sum + f.count, 0)).toBe(1000)
   expect(findings.every((f) => f.requestIds.length <= 5)).toBe(true)
+})
+
+describe('the card stays small whatever the groups', () => {
+  /** A card fed `count` 400s, each forced by a scenario whose error code is new. */
+  const forcedCodes = (count: number) => {
+    const card = new ReportCard()
+    const clock = { state: () => ({ frozen: false }) }
+    for (let id = 1; id <= count; id++) {
+      const code = `c${id}`
+      const forcing = { name: 't', errors: { '*': { status: 400, code } } }
+      card.observe(
+        {
+          id,
+          at: new Date(START).toISOString(),
+          method: 'GET',
+          status: 400,
+          key: 'sandbox-free-key',
+          operation: 'listPets',
+          code,
+          message: `Forced by the scenario "t" (${code}).`,
+        },
+        { scenario: forcing, clock },
+      )
+    }
+    return card.report('default', new Date(START).toISOString(), false)
+  }
+
+  test('5,000 distinct forced codes: bounded findings, one catch-all that teaches', () => {
+    const card = forcedCodes(5000)
+    expect(card.findings.length).toBeLessThanOrEqual(MAX_FINDINGS)
+    expect(JSON.stringify(card).length).toBeLessThan(40_000)
+    expect(card.findings.reduce((sum, f) => sum + f.count, 0)).toBe(5000)
+    expect(card.findings.every((f) => f.requestIds.length <= 5)).toBe(true)
+    // The first codes keep a finding each; the rest share one, the last of its kind.
+    expect(card.findings[0]?.message).toMatch(/^Requests were answered 400 c1\. /)
+    const other = card.findings.at(-1)
+    expect(other).toMatchObject({
+      code: 'invalid_request',
+      severity: 'info',
+      count: 5000 - 40,
+      requestIds: [5000, 4999, 4998, 4997, 4996],
+    })
+    // Which failures it holds, the latest, and what to do.
+    expect(other?.message).toMatch(
+      /^Past 40 findings the card stops telling 400s apart: this finding holds the error codes that came after \(the latest: 400 c5000\)\. Requests were answered 400 c5000\. The 400 was forced by the scenario you chose/,
+    )
+    expect(other?.fix).toMatch(/Show the failure to the user/)
+  })
+
+  test('the catch-all starts with the 41st group', () => {
+    expect(forcedCodes(40).findings).toHaveLength(40)
+    const card = forcedCodes(41)
+    expect(card.findings).toHaveLength(41)
+    expect(card.findings.at(-1)).toMatchObject({ count: 1, requestIds: [41] })
+    expect(card.findings.at(-1)?.message).toMatch(
+      /^Past 40 findings the card stops telling 400s apart: this finding holds the error codes that came after \(the latest: 400 c41\)\. Requests were answered 400 c41\. /,
+    )
+  })
+
+  test("the client's own 400s and 401s of new codes and fields fold the same way", () => {
+    const { send, report } = client()
+    for (let index = 0; index < 3000; index++) {
+      send(invalid(`Invalid body: field${index} must be a string.`, `code${index % 50}`))
+      send({ status: 401, code: `auth${index}`, message: 'No.', key: undefined })
+    }
+    // Past the limit, the errors the card tells apart by no group still get theirs.
+    send({ ...tooMany, ignoredRetryAfter: true })
+    const card = report()
+    expect(card.findings.length).toBeLessThanOrEqual(MAX_FINDINGS)
+    expect(JSON.stringify(card).length).toBeLessThan(40_000)
+    expect(card.findings.reduce((sum, f) => sum + f.count, 0)).toBe(6002)
+    expect(summary(card).slice(0, 2)).toEqual([
+      ['error', 'retry_before_retry_after', 1],
+      ['warning', 'authentication_failed', 1],
+    ])
+    const others = card.findings.filter((f) => f.message.startsWith('Past 40 findings'))
+    expect(others.map((f) => [f.severity, f.code])).toEqual([
+      ['warning', 'authentication_failed'],
+      ['warning', 'invalid_request'],
+    ])
+    expect(others[0]?.message).toMatch(
+      /holds the error codes that came after \(the latest: 401 auth2999\)/,
+    )
+    expect(others[1]?.message).toMatch(
+      /error codes and fields that came after \(the latest: 400 code49 field2999\)\. Requests were rejected with 400 code49 because field2999 broke/,
+    )
+    expect(others[1]?.fix).toMatch(/GET \/__sandbox\/requests\/<id>/)
+  })
+
+  test('a group from the client or a scenario is clipped to 120 characters', () => {
+    const { send, report } = client()
+    send(invalid(`Invalid body: ${'f'.repeat(40)} is wrong.`, 'x'.repeat(10_000)))
+    const [finding] = report().findings
+    expect(finding?.message.length).toBeLessThan(600)
+    expect(finding?.message).toContain(`400 ${'x'.repeat(80)}`)
+  })
 })
 
 test('reset() empties the card', () => {

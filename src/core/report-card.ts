@@ -1,5 +1,8 @@
 import type { JournalEntry } from './journal.js'
-import { describeFinding, fieldsOf } from './report-card-text.js'
+import { fieldsOf } from './report-card-text.js'
+import { Tallies } from './report-tallies.js'
+
+export { REPORT_EXAMPLES } from './report-tallies.js'
 import { OPERATIONS, type Operation, type Scenario } from './scenarios.js'
 
 // The report card grades the developer's client from every /v1 request of a world
@@ -82,34 +85,14 @@ export type ObservedEntry = Pick<
   | 'body'
 > & { dropped?: true }
 
-/** The most example request ids a finding keeps. */
-export const REPORT_EXAMPLES = 5
 /** Two identical creates of one key at most this far apart are a duplicate. */
 export const DUPLICATE_WINDOW_MS = 10_000
 /** The retry of a run from which flat waits are a finding. */
 export const BACKOFF_RETRIES = 3
 /** A wait counts as longer than the previous one when it is at least this much longer. */
 export const BACKOFF_GROWTH_MS = 100
-/**
- * The most findings one card tells apart; past it, the fields of 400s fold into one
- * finding per error code (the codes are bounded: the package's and the scenarios').
- */
-const MAX_TALLIES = 32
 /** The most recent creates of one key the card remembers, for duplicates. */
 const CREATES_KEPT = 4
-
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
-
-/** The count and examples of one finding; its words are made when the report is. */
-interface Tally {
-  code: FindingCode
-  severity: Severity
-  /** What tells this finding apart from others of its code (an error code, a field). */
-  group: string
-  count: number
-  /** Oldest first, at most REPORT_EXAMPLES. */
-  ids: number[]
-}
 
 /** What the time-based findings remember of one key. Made at its first 429 or create. */
 interface KeyState {
@@ -132,7 +115,7 @@ interface KeyState {
  */
 export class ReportCard {
   #requests = 0
-  #tallies: Map<string, Tally> | undefined
+  #tallies: Tallies | undefined
   // Most worlds see one key: its state is kept in fields, and a Map (whose table alone
   // is 150 bytes) is made for a second key, as the rate limiter does.
   #firstKey: string | undefined
@@ -194,24 +177,12 @@ export class ReportCard {
 
   /** The report of the world named `session`, which started or was reset at `since`. */
   report(session: string, since: string, clockFrozen: boolean): Report {
-    const tallies = [...(this.#tallies?.values() ?? [])].sort(
-      (a, b) =>
-        SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-        compare(a.code, b.code) ||
-        compare(a.group, b.group),
-    )
     return {
       session,
       since,
       requests: this.#requests,
       ...(clockFrozen ? { clockFrozen: true as const } : {}),
-      findings: tallies.map((tally) => ({
-        code: tally.code,
-        severity: tally.severity,
-        count: tally.count,
-        ...describeFinding(tally.code, tally.severity, tally.group),
-        requestIds: [...tally.ids].reverse(),
-      })),
+      findings: this.#tallies?.findings() ?? [],
     }
   }
 
@@ -283,22 +254,7 @@ export class ReportCard {
   }
 
   #note(code: FindingCode, severity: Severity, group: string, id: number) {
-    const tallies = (this.#tallies ??= new Map())
-    let name = `${severity} ${code} ${group}`
-    let tally = tallies.get(name)
-    if (!tally && tallies.size >= MAX_TALLIES && group.includes(' ')) {
-      // Bounded: past the limit, a new field of a 400 joins its error code's group.
-      group = group.slice(0, group.indexOf(' '))
-      name = `${severity} ${code} ${group}`
-      tally = tallies.get(name)
-    }
-    if (!tally) {
-      tally = { code, severity, group, count: 0, ids: [] }
-      tallies.set(name, tally)
-    }
-    tally.count++
-    if (tally.ids.length >= REPORT_EXAMPLES) tally.ids.shift()
-    tally.ids.push(id)
+    ;(this.#tallies ??= new Tallies()).note(code, severity, group, id)
   }
 }
 
@@ -336,10 +292,6 @@ function authFailureChosen(code: string, scenario: ObserveContext['scenario']): 
 
 function isOperation(name: string): name is Operation {
   return (OPERATIONS as readonly string[]).includes(name)
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }
 
 // FNV-1a, 32 bits: two bodies are "the same" when hash and length agree. A collision
