@@ -17,20 +17,7 @@ import {
   type StoreChange,
   type StoreReplaceChange,
 } from './store.js'
-
-/** A created pet a reload gave a new id, because a pet of the new fixtures has its old one. */
-export interface MovedPet {
-  from: number
-  to: number
-}
-
-/** What a request reads and writes of a world's pets. */
-export interface PetData {
-  get(id: number): Pet | undefined
-  list(query: { status?: PetStatus; limit: number }): Pet[]
-  create(pet: NewPet): Promise<Pet>
-  count(): number
-}
+import type { MovedPet, PetData } from './pet-data.js'
 
 /** Where a store writes its changes, and what it writes beside the pets. */
 export interface PetPersistence {
@@ -193,10 +180,7 @@ export class PetStore implements PetData {
     })
   }
 
-  /**
-   * The seed read again (the fixtures may have changed), plus the created pets, which
-   * keep their ids unless a seeded pet now has it.
-   */
+  /** The seed read again, plus the created pets: ids kept unless a seeded pet has one. */
   reload(): Promise<MovedPet[]> {
     const moves: MovedPet[] = []
     const done = this.#enqueue(async () => {
@@ -218,15 +202,10 @@ export class PetStore implements PetData {
     return done.then(() => moves)
   }
 
-  /**
-   * Why these pets may not replace this world's (a session import): more created pets
-   * (ids the seed does not have) than one world keeps, or than the sandbox has room for
-   * beside the other worlds'. Undefined when they fit.
-   */
+  /** Why these pets may not replace this world's (an import): over maxPets or maxTotalPets. */
   importRefusal(pets: readonly Pet[]): string | undefined {
     const isSeeded = this.#seed.isSeeded
-    let created = 0
-    for (const pet of pets) if (!isSeeded(pet.id)) created++
+    const created = pets.filter((pet) => !isSeeded(pet.id)).length
     return this.#options.quota.importRefusal(created, this.#createdCount)
   }
 

@@ -3,7 +3,7 @@ import type { KnownKey } from './auth.js'
 import type { Failure } from './api-errors.js'
 import type { HeaderMap } from './reply.js'
 import type { JournalEntry } from './journal.js'
-import type { PetData } from './pet-store.js'
+import type { PetData } from './pet-data.js'
 import {
   createSession,
   deleteSession,
