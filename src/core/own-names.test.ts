@@ -1,25 +1,15 @@
 import { describe, expect, test } from 'vitest'
-import { SandboxError } from './errors.js'
 import { resolveFixtures } from './fixtures.js'
 import { createSandbox, type SandboxOptions } from './sandbox.js'
 import { parseScenario } from './scenarios.js'
 import { portOf } from './sandbox-port.js'
+import { thrown } from './thrown.test-support.js'
 
 // Names a file gives (plans, keys) are looked up as the file's own: Object's
 // `constructor`, `toString`... are not plans, and `__proto__` cannot be one (issue 21).
 
 const INHERITED = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']
 const FREE_PLAN = { free: { perMinute: 60, perDay: 1000 } }
-
-function thrown(run: () => unknown): SandboxError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(SandboxError)
-    return error as SandboxError
-  }
-  throw new Error('did not throw')
-}
 
 async function get(sandbox: ReturnType<typeof createSandbox>, path: string, key: string) {
   const reply = await portOf(sandbox).handle(

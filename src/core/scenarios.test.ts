@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { SandboxError } from './errors.js'
 import { createSandbox, type SandboxOptions } from './sandbox.js'
 import { portOf } from './sandbox-port.js'
 import { BUILT_IN_SCENARIOS, defineScenario, parseScenario } from './scenarios.js'
+import { thrown } from './thrown.test-support.js'
 
 // What a scenario may name beyond its own schema: plans the fixtures have, and a name no
 // other scenario loaded at start has (docs/scenarios.md#your-own-scenarios).
@@ -13,16 +13,6 @@ const TEAM_FIXTURES: SandboxOptions['fixtures'] = {
     plans: { team: { perMinute: 2, perDay: 10 } },
     keys: [{ key: 'team-key', plan: 'team' }],
   },
-}
-
-function thrown(run: () => unknown): SandboxError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(SandboxError)
-    return error as SandboxError
-  }
-  throw new Error('did not throw')
 }
 
 /** A scenario limiting `plan` to 5 requests a minute. */

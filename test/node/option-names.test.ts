@@ -1,20 +1,13 @@
-import { createSandbox, SandboxError } from 'petstore-sandbox'
+import { createSandbox } from 'petstore-sandbox'
 import { createSandboxApp, createSandboxMiddleware } from 'petstore-sandbox/express'
 import { setupSandboxServer } from 'petstore-sandbox/node'
 import { expect, test } from 'vitest'
+import { thrown } from '../../src/core/thrown.test-support.js'
 
 // A misspelt option did nothing, and options of the wrong kind were TypeErrors from deep
 // inside (`entries is not a function`): each is a SandboxError naming the option and the fix.
 
-const refused = (create: () => unknown) => {
-  try {
-    create()
-  } catch (error) {
-    expect(error).toBeInstanceOf(SandboxError)
-    return (error as Error).message
-  }
-  throw new Error('not refused')
-}
+const refused = (create: () => unknown) => thrown(create).message
 
 test('a misspelt option is refused with the name it meant, in every entry', () => {
   expect(refused(() => createSandbox({ senario: 'rate-limited' } as never))).toMatch(
