@@ -58,14 +58,13 @@ export function delay(latency: Latency, client?: ClientConnection): Promise<void
       ? latency
       : latency.minMs + Math.random() * (latency.maxMs - latency.minMs)
   if (ms <= 0 || client?.destroyed) return Promise.resolve()
-  if (client === undefined) return new Promise((resolve) => setTimeout(resolve, ms))
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer)
-      client.removeListener('close', done)
+      client?.removeListener('close', done)
       resolve()
     }
     const timer = setTimeout(done, ms)
-    client.once('close', done)
+    client?.once('close', done)
   })
 }
