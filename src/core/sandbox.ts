@@ -101,18 +101,15 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   for (const [index, scenario] of (options.scenarios ?? []).entries()) {
     registry.load(
-      parseScenario(scenario, `options.scenarios[${index}]`, maxPets, 'load', plans()),
+      parseScenario(scenario, `options.scenarios[${index}]`, { maxPets, plans: plans() }),
     )
   }
   let startup: Scenario
   if (typeof options.scenario === 'object' && options.scenario !== null) {
-    startup = parseScenario(
-      options.scenario,
-      'options.scenario',
+    startup = parseScenario(options.scenario, 'options.scenario', {
       maxPets,
-      'load',
-      plans(),
-    )
+      plans: plans(),
+    })
     registry.load(startup)
   } else {
     startup = registry.get(options.scenario ?? 'default', 'select the startup scenario')
@@ -175,7 +172,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
     registry.has(startup.name) ? registry.get(startup.name) : startup
   const selectScenario = (scenario: string | Scenario): Scenario => {
     if (typeof scenario === 'string') return registry.get(scenario)
-    const parsed = parseScenario(scenario, 'useScenario()', maxPets, 'load', plans())
+    const parsed = parseScenario(scenario, 'useScenario()', { maxPets, plans: plans() })
     registry.add(parsed)
     keys = indexKeys()
     return parsed
@@ -184,7 +181,12 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const shared: Shared = {
     bases,
     parseDefinition: (definition, source) =>
-      parseScenario(definition, source, maxPets, 'define', plans()),
+      parseScenario(definition, source, {
+        maxPets,
+        action: 'define',
+        plans: plans(),
+        count,
+      }),
     keys: () => keys,
     anonymousPlan() {
       const name = hasOwnName(fixtures.apiKeys.plans, 'free')
@@ -304,7 +306,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
     defineScenario: (scenario) => main.defineScenario(scenario),
     removeScenario: (name) => main.removeScenario(name),
     addScenario(scenario) {
-      const parsed = parseScenario(scenario, 'addScenario()', maxPets, 'load', plans())
+      const parsed = parseScenario(scenario, 'addScenario()', { maxPets, plans: plans() })
       const previous = registry.has(parsed.name) ? registry.get(parsed.name) : undefined
       registry.add(parsed)
       try {

@@ -174,12 +174,38 @@ describe('a name selects one scenario loaded at start', () => {
 test('a scenario defined at run time seeds at most 10,000 pets; one loaded at start, up to 1,000,000', () => {
   const big = { name: 'big', description: 'd', data: { count: 10_001, seed: 7 } }
   expect(() =>
-    parseScenario(big, 'PUT /__sandbox/scenarios/big', undefined, 'define'),
+    parseScenario(big, 'PUT /__sandbox/scenarios/big', { action: 'define' }),
   ).toThrow(
     'Failed to define the scenario PUT /__sandbox/scenarios/big: data.count is 10,001, more than the 10,000 pets a scenario defined at run time seeds. Seed at most 10,000, or put the scenario in a file and load it at start (--scenario ./big.json), where data.count goes up to 1,000,000.',
   )
   expect(
-    parseScenario({ ...big, data: { count: 10_000 } }, 'PUT', undefined, 'define').data,
+    parseScenario({ ...big, data: { count: 10_000 } }, 'PUT', { action: 'define' }).data,
   ).toEqual({ count: 10_000 })
   expect(parseScenario(big, 'big.json').data).toEqual({ count: 10_001, seed: 7 })
+})
+
+test("a scenario defined at run time whose data gives no count is bounded by the sandbox's count, which it seeds", () => {
+  const seeded = { name: 'seeded', description: 'd', data: { seed: 7 } }
+  expect(() =>
+    parseScenario(seeded, 'PUT /__sandbox/scenarios/seeded', {
+      action: 'define',
+      count: 50_000,
+    }),
+  ).toThrow(
+    "Failed to define the scenario PUT /__sandbox/scenarios/seeded: its data seeds the sandbox's count, 50,000 pets, more than the 10,000 a scenario defined at run time seeds. Seed at most 10,000 (give data.count)",
+  )
+  expect(
+    parseScenario(seeded, 'PUT', { action: 'define', count: 10_000 }).data,
+  ).toEqual({ seed: 7 })
+  // Its own pets, or no data (the shared seed), seed nothing of the count.
+  const own = { ...seeded, data: { pets: [{ id: 1, name: 'Rex', categoryId: 1 }] } }
+  expect(parseScenario(own, 'PUT', { action: 'define', count: 50_000 }).name).toBe('seeded')
+  const { data: _, ...plain } = seeded
+  expect(parseScenario(plain, 'PUT', { action: 'define', count: 50_000 }).name).toBe('seeded')
+  // A sandbox passes its own count.
+  const sandbox = createSandbox({ count: 10_001 })
+  expect(thrown(() => sandbox.session('s1').defineScenario(seeded)).message).toMatch(
+    "its data seeds the sandbox's count, 10,001 pets",
+  )
+  expect(createSandbox().session('s1').defineScenario(seeded).created).toBe(true)
 })

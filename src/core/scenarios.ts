@@ -158,23 +158,29 @@ export function defineScenario(
   return parseScenario(scenario, source)
 }
 
+/** What the sandbox that parses a scenario knows of itself, to check it against. */
+export interface ScenarioContext {
+  /** The sandbox's `maxPets`: bounds the ids of the scenario's pets. */
+  maxPets?: number
+  /** 'define' for a scenario defined at run time, whose fields leave out keys. */
+  action?: 'load' | 'define'
+  /**
+   * The names of the fixtures' plans, which `rateLimits.plans` may use. Left out where
+   * the fixtures are not known yet (a file read before the sandbox that loads it is
+   * made): that sandbox parses it again with them.
+   */
+  plans?: readonly string[]
+  /** The sandbox's `count`: what a `data` without `count` or `pets` seeds. */
+  count?: number
+}
+
 /**
- * Validates unknown data as a scenario; `source` (a file path) is named in errors;
- * `maxPets` (the sandbox's) bounds the ids of its pets; `plans` (the names of the
- * fixtures' plans, given by the sandbox that loads it) are the names `rateLimits.plans`
- * may use.
+ * Validates unknown data as a scenario; `source` (a file path) is named in errors.
  */
 export function parseScenario(
   data: unknown,
   given: string,
-  maxPets?: number,
-  /** 'define' for a scenario defined at run time, whose fields leave out keys. */
-  action: 'load' | 'define' = 'load',
-  /**
-   * Left out where the fixtures are not known yet (a file read before the sandbox that
-   * loads it is made): that sandbox parses it again with them.
-   */
-  plans?: readonly string[],
+  { maxPets, action = 'load', plans, count }: ScenarioContext = {},
 ): Scenario {
   // A scenario parsed before (a file, then the options) keeps naming its first source.
   const source = (isObject(data) && sources.get(data)) || given
@@ -202,12 +208,16 @@ export function parseScenario(
       maxPets,
     })
   }
-  if (action === 'define' && (pets?.count ?? 0) > MAX_DEFINED_COUNT) {
+  // What it seeds: its own pets, its count, or (data without either) the sandbox's count.
+  const seeds = pets && !pets.pets ? (pets.count ?? count ?? 0) : 0
+  if (action === 'define' && seeds > MAX_DEFINED_COUNT) {
     throw SandboxError.for(
       'INVALID_SCENARIO',
       `${action} the scenario ${source}`,
-      `data.count is ${thousands(pets?.count ?? 0)}, more than the ${thousands(MAX_DEFINED_COUNT)} pets a scenario defined at run time seeds`,
-      `Seed at most ${thousands(MAX_DEFINED_COUNT)}, or put the scenario in a file and load it at start (--scenario ./big.json), where data.count goes up to ${thousands(MAX_COUNT)}.`,
+      pets?.count === undefined
+        ? `its data seeds the sandbox's count, ${thousands(seeds)} pets, more than the ${thousands(MAX_DEFINED_COUNT)} a scenario defined at run time seeds`
+        : `data.count is ${thousands(seeds)}, more than the ${thousands(MAX_DEFINED_COUNT)} pets a scenario defined at run time seeds`,
+      `Seed at most ${thousands(MAX_DEFINED_COUNT)}${pets?.count === undefined ? ' (give data.count)' : ''}, or put the scenario in a file and load it at start (--scenario ./big.json), where data.count goes up to ${thousands(MAX_COUNT)}.`,
     )
   }
   // The built-in ones limit every plan of the bundled fixtures, and keep working under

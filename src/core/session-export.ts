@@ -229,7 +229,7 @@ export function checkSessionExport(
     names.add(scenario.name)
     try {
       // The checks beyond the schema (ids of its pets, auth fields that exclude each other).
-      parseScenario(scenario, at, options.maxPets)
+      parseScenario(scenario, at, { maxPets: options.maxPets })
     } catch (error) {
       return problem(`${at}.${reasonOf(error)}`)
     }

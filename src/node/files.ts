@@ -78,7 +78,7 @@ function withoutBom(text: string): string {
  */
 export function loadScenarioFile(path: string, maxPets?: number): Scenario {
   const absolute = resolve(path)
-  return parseScenario(readJson(absolute, 'scenario'), absolute, maxPets)
+  return parseScenario(readJson(absolute, 'scenario'), absolute, { maxPets })
 }
 
 /** Reads a session export file (`--load`) as JSON; `importSession` validates it. */
