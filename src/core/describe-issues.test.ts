@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
 import { resolveFixtures } from './fixtures.js'
+import { quoted } from './describe-issues.js'
+import { createSandbox } from './sandbox.js'
 import { parseScenario } from './scenarios.js'
 import { validateNewPet } from './validation.js'
 
@@ -39,5 +41,26 @@ test('fixtures and scenario files name their integer fields the same way', () =>
     ),
   ).toThrow(
     'Failed to load the scenario a.json: errors.getPet.status is required (integer).',
+  )
+})
+
+test('quoted writes a value for a message and never throws, whatever it is given', () => {
+  const cyclic: Record<string, unknown> = {}
+  cyclic.self = cyclic
+  expect(quoted('abc')).toBe('"abc"')
+  expect(quoted({ frozen: 'yes' })).toBe('{"frozen":"yes"}')
+  expect(quoted('x'.repeat(100), 10)).toBe(`"${'x'.repeat(9)}…`)
+  expect(quoted(NaN)).toBe('NaN')
+  expect(quoted(12n)).toBe('the BigInt 12n')
+  expect(quoted({ now: 1n })).toBe('an object')
+  expect(quoted(cyclic)).toBe('an object')
+  expect(quoted(() => 1)).toBe('a function')
+  expect(quoted(undefined)).toBe('undefined')
+  expect(quoted(Symbol('s'))).toBe('symbol')
+})
+
+test('an option of the wrong shape holding a BigInt or a cycle gets its message, not a TypeError', () => {
+  expect(() => createSandbox({ clock: { now: 1n } as never })).toThrow(
+    'option clock must be { now?, frozen? } with frozen true or false, got an object',
   )
 })

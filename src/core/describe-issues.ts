@@ -120,3 +120,21 @@ export function typeName(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(truncate(value))}`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }
+
+/**
+ * A value as JSON for a message, cut to `max` characters. What JSON cannot write (a
+ * BigInt, a cycle, a function, NaN, undefined) is named by its kind instead, so a
+ * message about a bad option never throws in its turn.
+ */
+export function quoted(value: unknown, max = 60): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
+  if (typeof value === 'bigint') return `the BigInt ${truncate(String(value), max)}n`
+  if (typeof value === 'function') return 'a function'
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value)
+  } catch {
+    return typeName(value)
+  }
+  return text === undefined ? typeof value : truncate(text, max)
+}

@@ -16,7 +16,7 @@ import { petSchema } from './schemas.js'
 import { STATE_FORMAT } from './store.js'
 import { closest } from './suggest.js'
 import { thousands } from './text.js'
-import { typeName } from './describe-issues.js'
+import { quoted, typeName } from './describe-issues.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -88,7 +88,8 @@ export function checkOptionNames(options: unknown, also: readonly string[] = [])
 /**
  * The shape of the options beyond their ranges: an object of known names, whose objects
  * and lists are objects and lists, so a mistake is a message naming the option rather
- * than a TypeError from deep inside, or an option silently ignored.
+ * than a TypeError from deep inside, or an option silently ignored. `null` is no option,
+ * as `undefined` is (`fixtures: config.fixtures ?? null`).
  */
 function checkShape(options: unknown): void {
   checkOptionNames(options)
@@ -96,14 +97,14 @@ function checkShape(options: unknown): void {
     string,
     unknown
   >
-  if (scenarios !== undefined && !Array.isArray(scenarios)) {
+  if (scenarios != null && !Array.isArray(scenarios)) {
     throw refuse(
       `option scenarios must be an array, got ${typeName(scenarios)}`,
       'Put the scenarios in brackets, even for one: scenarios: [myScenario].',
     )
   }
   if (
-    baseUrl !== undefined &&
+    baseUrl != null &&
     typeof baseUrl !== 'string' &&
     !(Array.isArray(baseUrl) && baseUrl.every((url) => typeof url === 'string'))
   ) {
@@ -113,9 +114,8 @@ function checkShape(options: unknown): void {
     )
   }
   if (
-    store !== undefined &&
+    store != null &&
     (typeof store !== 'object' ||
-      store === null ||
       typeof (store as { write?: unknown }).write !== 'function')
   ) {
     throw refuse(
@@ -123,19 +123,16 @@ function checkShape(options: unknown): void {
       'Pass createFileStore(path) (petstore-sandbox/node), or your own { write(change) { ... } }.',
     )
   }
-  if (clock !== undefined) {
+  if (clock != null) {
     const shape = clockShape.safeParse(clock)
     if (!shape.success) {
       throw refuse(
-        `option clock must be { now?, frozen? } with frozen true or false, got ${JSON.stringify(clock)?.slice(0, 80) ?? typeName(clock)}`,
+        `option clock must be { now?, frozen? } with frozen true or false, got ${quoted(clock, 80)}`,
         "Pass e.g. { now: '2030-01-01T00:00:00Z', frozen: true }, or leave it out for real time.",
       )
     }
   }
-  if (
-    fixtures !== undefined &&
-    (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))
-  ) {
+  if (fixtures != null && (typeof fixtures !== 'object' || Array.isArray(fixtures))) {
     throw refuse(
       `option fixtures must be an object ({ pets, categories, apiKeys }), got ${typeName(fixtures)}`,
       'Pass the fixtures themselves, or (from petstore-sandbox/node) the path of their folder or file.',

@@ -194,14 +194,18 @@ test("a scenario defined at run time whose data gives no count is bounded by the
   ).toThrow(
     "Failed to define the scenario PUT /__sandbox/scenarios/seeded: its data seeds the sandbox's count, 50,000 pets, more than the 10,000 a scenario defined at run time seeds. Seed at most 10,000 (give data.count)",
   )
-  expect(
-    parseScenario(seeded, 'PUT', { action: 'define', count: 10_000 }).data,
-  ).toEqual({ seed: 7 })
+  expect(parseScenario(seeded, 'PUT', { action: 'define', count: 10_000 }).data).toEqual({
+    seed: 7,
+  })
   // Its own pets, or no data (the shared seed), seed nothing of the count.
   const own = { ...seeded, data: { pets: [{ id: 1, name: 'Rex', categoryId: 1 }] } }
-  expect(parseScenario(own, 'PUT', { action: 'define', count: 50_000 }).name).toBe('seeded')
+  expect(parseScenario(own, 'PUT', { action: 'define', count: 50_000 }).name).toBe(
+    'seeded',
+  )
   const { data: _, ...plain } = seeded
-  expect(parseScenario(plain, 'PUT', { action: 'define', count: 50_000 }).name).toBe('seeded')
+  expect(parseScenario(plain, 'PUT', { action: 'define', count: 50_000 }).name).toBe(
+    'seeded',
+  )
   // A sandbox passes its own count.
   const sandbox = createSandbox({ count: 10_001 })
   expect(thrown(() => sandbox.session('s1').defineScenario(seeded)).message).toMatch(

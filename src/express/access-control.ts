@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import type { Failure } from '../core/api-errors.js'
+import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import {
   controlTokenRequired,
@@ -264,13 +265,13 @@ function checkList(
     throw SandboxError.for(
       'INVALID_OPTION',
       'create the sandbox app',
-      `${name} must be an array of strings, got ${JSON.stringify(list)?.slice(0, 100) ?? typeof list}`,
+      `${name} must be an array of strings, got ${quoted(list, 100)}`,
       `Put it in brackets, even for one: ${name}: [${typeof list === 'string' ? JSON.stringify(list.slice(0, 100)) : example}].`,
     )
   }
   return list.map((entry) => {
     const normalized = typeof entry === 'string' ? normalize(entry) : undefined
-    if (normalized === undefined) throw invalidOption(name, JSON.stringify(entry))
+    if (normalized === undefined) throw invalidOption(name, quoted(entry, 100))
     return normalized
   })
 }

@@ -12,6 +12,7 @@ import {
 } from 'msw'
 import type { Failure } from '../core/api-errors.js'
 import { bodyLimitOf, bodyTooLarge } from '../core/carry-operations.js'
+import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
@@ -315,7 +316,7 @@ function checkBodyLimit(value: number | undefined) {
     throw SandboxError.for(
       'INVALID_OPTION',
       'create the Express adapter',
-      `bodyLimit ${JSON.stringify(value)} is not a number of bytes from 1 to 104857600`,
+      `bodyLimit ${quoted(value)} is not a number of bytes from 1 to 104857600`,
       `Leave it out for ${DEFAULT_BODY_LIMIT} bytes (64 KiB), or pass a positive integer.`,
     )
   }

@@ -11,6 +11,7 @@ import type { Express } from 'express'
 import { errorReply, fail, type ApiErrorCode, type Failure } from '../core/api-errors.js'
 import { type HeaderMap, type Reply } from '../core/reply.js'
 import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
+import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
@@ -19,8 +20,11 @@ import { sendReply } from './send-fetch-response.js'
 
 /** Where and how the standalone server listens. */
 export interface ListenOptions {
-  /** Default 4010; 0 picks a free port (read it from `server.address()`). */
-  port?: number
+  /**
+   * Default 4010; 0 picks a free port (read it from `server.address()`). A string of
+   * digits, such as `process.env.PORT`, is taken too.
+   */
+  port?: number | string
   /** Default `127.0.0.1`, so the sandbox is not reachable from the network unless asked. */
   host?: string
 }
@@ -73,8 +77,9 @@ export function listenSandboxApp(
   app: Express,
   options: ListenOptions = {},
 ): Promise<Server> {
+  let port: number
   try {
-    checkListenArguments(app, options)
+    port = checkListenArguments(app, options)
   } catch (error) {
     return Promise.reject(error)
   }
@@ -137,7 +142,7 @@ export function listenSandboxApp(
   return new Promise((resolve, reject) => {
     const onError = (error: Error) => reject(error)
     server.once('error', onError)
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+    server.listen(port, options.host ?? '127.0.0.1', () => {
       server.off('error', onError)
       resolve(server)
     })
@@ -148,7 +153,8 @@ export function listenSandboxApp(
  * Refuses what would listen wrong or fail later: an app that is not one (the first
  * request would crash the process), a port Node would take as a pipe's name.
  */
-function checkListenArguments(app: unknown, options: ListenOptions) {
+/** Refuses arguments Node would misread; returns the port to listen on. */
+function checkListenArguments(app: unknown, options: ListenOptions): number {
   const refuse = (reason: string, fix: string) =>
     SandboxError.for('INVALID_OPTION', 'listen', reason, fix)
   if (typeof app !== 'function') {
@@ -163,19 +169,30 @@ function checkListenArguments(app: unknown, options: ListenOptions) {
       'Pass { port, host }, or nothing for 127.0.0.1:4010.',
     )
   }
-  const { port, host } = options
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+  const { host } = options
+  // process.env.PORT is a string: digits are a port, as Node's listen() takes them.
+  const port =
+    typeof options.port === 'string' && /^\d{1,5}$/.test(options.port)
+      ? Number(options.port)
+      : (options.port ?? 4010)
+  if (!(
+    Number.isInteger(port) &&
+    typeof port === 'number' &&
+    port >= 0 &&
+    port <= 65535
+  )) {
     throw refuse(
-      `port must be a number from 0 to 65535, got ${JSON.stringify(port)?.slice(0, 60) ?? typeof port}`,
-      'Pass a number such as 4010, or 0 for a free port.',
+      `port must be a number from 0 to 65535, got ${quoted(options.port)}`,
+      'Pass a number such as 4010 (or a string of digits, such as process.env.PORT), or 0 for a free port.',
     )
   }
   if (host !== undefined && (typeof host !== 'string' || host === '')) {
     throw refuse(
-      `host must be a host name or address, got ${JSON.stringify(host)?.slice(0, 60) ?? typeof host}`,
+      `host must be a host name or address, got ${quoted(host)}`,
       'Pass "127.0.0.1" (the default), "localhost" or another address of this machine.',
     )
   }
+  return port
 }
 
 /** The methods the server answers on some path, for the `Allow` of a CONNECT. */

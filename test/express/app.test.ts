@@ -314,12 +314,37 @@ test('listenSandboxApp refuses what is not an app, a port or a host before it li
     ],
     [app, { port: 'abc' }, /port must be a number from 0 to 65535, got "abc"/],
     [app, { port: 70000 }, /port must be a number from 0 to 65535, got 70000/],
+    [app, { port: '70000' }, /port must be a number from 0 to 65535, got "70000"/],
+    [
+      app,
+      { port: ' 4010' },
+      /got " 4010"\. Pass a number such as 4010 \(or a string of digits/,
+    ],
+    [app, { port: NaN }, /port must be a number from 0 to 65535, got NaN/],
+    [app, { port: 4010n }, /port must be a number from 0 to 65535, got the BigInt 4010n/],
     [app, { port: 0, host: '' }, /host must be a host name or address, got ""/],
   ]
   for (const [given, options, message] of refusals) {
     const listening = listenSandboxApp(given as typeof app, options as { port: number })
     await expect(listening).rejects.toBeInstanceOf(SandboxError)
     await expect(listening).rejects.toThrow(message)
+  }
+})
+
+test('listenSandboxApp takes a port given as a string of digits, such as process.env.PORT', async () => {
+  const { createSandboxApp, listenSandboxApp } = await import('petstore-sandbox/express')
+  const server = await listenSandboxApp(createSandboxApp(), { port: '0' })
+  try {
+    const address = server.address()
+    expect(typeof address === 'object' && address?.port).toBeGreaterThan(0)
+    const response = await fetch(
+      `http://127.0.0.1:${(address as { port: number }).port}/v1/pets?limit=1`,
+      { headers: { authorization: 'Bearer sandbox-free-key' } },
+    )
+    expect(response.status).toBe(200)
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
   }
 })
 
