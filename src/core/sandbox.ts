@@ -63,26 +63,41 @@ export type { PersistedState } from './store.js'
  * const server = setupServer(...sandbox.handlers)
  * @see docs/options.md#createsandbox
  */
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
+export function createSandbox(given: SandboxOptions = {}): Sandbox {
+  const options = withoutNulls(given)
   try {
     return assembleSandbox(options)
   } catch (error) {
-    // A bad option: the store it was given serves no sandbox, and the caller has no
-    // sandbox to close it with, so a file store's lock would stay held until the process
-    // exits (the corrected call would find the file locked by this very process).
+    // A bad option: the store it was given serves no sandbox, and a file store's lock
+    // would stay held until the process exits (the corrected call would find the file
+    // locked by this very process). The store is the caller's: it lets go of its lock
+    // and stays usable; it is not closed.
     const store = (options as SandboxOptions | null | undefined)?.store
-    if (store && !attachedStores.has(store)) closeQuietly(store)
+    if (store && !attachedStores.has(store)) releaseQuietly(store)
     throw error
   }
+}
+
+/**
+ * The options without those set to null: `null` is no option, as `undefined` is
+ * (`fixtures: config.fixtures ?? null`). What is not an object is left for the checks.
+ */
+function withoutNulls(options: SandboxOptions): SandboxOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    return options
+  if (!Object.values(options).includes(null)) return options
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== null),
+  ) as SandboxOptions
 }
 
 /** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
 const attachedStores = new WeakSet<object>()
 
-/** Closes a store whose sandbox could not be made; its failure is not the caller's error. */
-function closeQuietly(store: SandboxStore) {
+/** Lets a store whose sandbox could not be made release its hold; its failure is not the caller's error. */
+function releaseQuietly(store: SandboxStore) {
   try {
-    Promise.resolve(store.close?.()).catch(() => {})
+    store.release?.()
   } catch {
     // The option error is what the caller needs to hear.
   }

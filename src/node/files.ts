@@ -141,16 +141,16 @@ export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions 
     ? scenarios.map((entry) =>
         typeof entry === 'string' ? loadScenarioFile(entry, maxPets) : entry,
       )
-    : (scenarios as unknown as Scenario[] | undefined)
+    : (scenarios as unknown as Scenario[] | null | undefined)
   let startup: string | Scenario | undefined = scenario
   if (typeof scenario === 'string' && isPath(scenario)) {
     startup = loadScenarioFile(scenario, maxPets)
   }
   return {
     ...rest,
-    ...(startup === undefined ? {} : { scenario: startup }),
-    ...(loaded === undefined || loaded.length === 0 ? {} : { scenarios: loaded }),
-    ...(fixtures === undefined
+    ...(startup == null ? {} : { scenario: startup }),
+    ...(loaded == null || loaded.length === 0 ? {} : { scenarios: loaded }),
+    ...(fixtures == null
       ? {}
       : {
           fixtures:

@@ -50,3 +50,28 @@ test('options of the wrong kind name the option and what it takes', () => {
     'the options must be an object, got null',
   )
 })
+
+test('an option set to null is no option, in every entry (fixtures: config.fixtures ?? null)', async () => {
+  const nulls = Object.fromEntries(
+    [
+      'scenarios',
+      'scenario',
+      'store',
+      'fixtures',
+      'clock',
+      'baseUrl',
+      'seed',
+      'count',
+    ].map((name) => [name, null]),
+  ) as never
+  const defaults = createSandbox()
+  const sandbox = createSandbox(nulls)
+  await Promise.all([defaults.ready, sandbox.ready])
+  expect(defaults.db.pets.count()).toBeGreaterThan(0)
+  expect(sandbox.db.pets.findMany()).toEqual(defaults.db.pets.findMany())
+  expect(sandbox.scenario.name).toBe('default')
+  const server = setupSandboxServer(nulls)
+  await server.sandbox.ready
+  expect(server.sandbox.db.pets.count()).toBe(defaults.db.pets.count())
+  expect(() => createSandboxApp(nulls)).not.toThrow()
+})
