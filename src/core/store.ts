@@ -75,9 +75,15 @@ export interface SandboxStore {
    */
   attach?(sandbox: Sandbox): void
   /**
+   * Called by a `createSandbox` that throws (a bad option) before any sandbox took the
+   * store: let go of what it holds (a file's lock) and stay usable, so the corrected
+   * call, with this store or a new one on the same file, can take it. The store stays
+   * the caller's: `createSandbox` never closes a store it did not attach.
+   */
+  release?(): void
+  /**
    * Waits for the writes under way, then releases what the store holds (a file's lock);
-   * `sandbox.close()` calls it, and so does a `createSandbox` that throws (a bad option)
-   * for a store no sandbox was given yet.
+   * `sandbox.close()` calls it.
    */
   close?(): Promise<void>
 }

@@ -93,15 +93,22 @@ export function openFileStore(
       log(
         `Failed to save the state to ${file} (${change.type === 'create' ? 'a create, answered 507 storage_failed' : `a ${change.reason}`}): ${error.message}`,
       ))
-  const opened = openStateFile(file, option, notice)
-  const writer = createStoreWriter(file, opened, {
-    fs: options.fs,
-    notice,
-    onFailure,
-    option,
-  })
+  const open = () => {
+    const opened = openStateFile(file, option, notice)
+    const writer = createStoreWriter(file, opened, {
+      fs: options.fs,
+      notice,
+      onFailure,
+      option,
+    })
+    return { opened, writer }
+  }
+  let { opened, writer } = open()
   let attached = false
   let closed = false
+  // Let go by a createSandbox that failed before it attached the store: attach opens
+  // the file again (it may have changed meanwhile).
+  let released = false
   let settle!: (restore: Promise<boolean>) => void
   const restored = new Promise<boolean>((resolve) => {
     settle = resolve
@@ -124,6 +131,10 @@ export function openFileStore(
           'Give each sandbox its own createFileStore(), on its own file.',
         )
       }
+      if (released) {
+        ;({ opened, writer } = open())
+        released = false
+      }
       attached = true
       const restore = restoreFromFile(sandbox, file, opened.loaded, writer)
       // The start failed: the file's lock goes with it.
@@ -133,6 +144,14 @@ export function openFileStore(
           throw error
         }),
       )
+    },
+    release() {
+      if (attached || closed || released) return
+      released = true
+      // No sandbox has written through it: the lock goes now, synchronously, so a
+      // second createFileStore of the file in the same turn finds it free.
+      opened.lock?.release()
+      void writer.close()
     },
     write: (change) => writer.write(change),
     settled: () => writer.settled(),

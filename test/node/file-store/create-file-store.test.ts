@@ -275,6 +275,36 @@ describe('one owner per file', () => {
     expect((await post(sandbox, 'Second try')).status).toBe(201)
   })
 
+  test('a createSandbox refused for a bad option leaves the store usable: the caller gives it to the corrected call', async () => {
+    const store = open()
+    expect(() => createSandbox({ count: -1, store })).toThrow(/option count too small/)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    // Written by another meanwhile: the store reads the file again when it is taken.
+    const other = open()
+    const first = createSandbox({ count: 1, seed: 7, store: other })
+    expect((await post(first, 'Meanwhile')).status).toBe(201)
+    await first.close()
+    const sandbox = createSandbox({ count: 1, seed: 7, store })
+    expect(await store.restored).toBe(true)
+    expect(existsSync(`${file}.lock`)).toBe(true)
+    expect((await post(sandbox, 'Second try')).status).toBe(201)
+    expect(inFile().map((pet) => pet.name)).toEqual(
+      expect.arrayContaining(['Meanwhile', 'Second try']),
+    )
+    await sandbox.close()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  test("a refused createSandbox never closes a store of the caller's own making", () => {
+    const calls: string[] = []
+    const store = {
+      write: () => void calls.push('write'),
+      close: async () => void calls.push('close'),
+    }
+    expect(() => createSandbox({ count: -1, store })).toThrow(/option count too small/)
+    expect(calls).toEqual([])
+  })
+
   test('a refused createSandbox leaves alone a store that serves another sandbox', async () => {
     const store = open()
     const first = createSandbox({ count: 1, seed: 7, store })
