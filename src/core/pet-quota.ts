@@ -17,9 +17,10 @@ export interface PetQuota {
   refusal(created: number): string | undefined
   /**
    * Why a world holding `replaced` created pets may not take `created` at once instead
-   * (a session import), or undefined.
+   * (a session import), with `seeded` more pets of the scenarios it carries (fewer, when
+   * negative: they replace definitions that seeded more), or undefined.
    */
-  importRefusal(created: number, replaced: number): string | undefined
+  importRefusal(created: number, replaced: number, seeded?: number): string | undefined
   /** Counts `n` more created pets (fewer, when negative). */
   add(n: number): void
 }
@@ -53,13 +54,17 @@ export function createPetQuota(limits: PetQuotaLimits = {}): PetQuota {
       }
       return undefined
     },
-    importRefusal(created, replaced) {
+    importRefusal(created, replaced, seeded = 0) {
       if (created > maxPets) {
         return `The export holds ${thousands(created)} created pets (ids the seeded data does not have); a world of this sandbox keeps at most ${thousands(maxPets)} (maxPets, --max-pets). Import an export with fewer pets, or start the sandbox with a larger limit.`
       }
       const room = maxTotalPets - Math.max(0, total - replaced)
-      if (created > room) {
-        return `The sandbox has room for ${thousands(Math.max(0, room))} more created pets across its worlds (maxTotalPets, --max-total-pets), and the export holds ${thousands(created)}. End the sessions you no longer need (DELETE /__sandbox/sessions/{id}), or start the sandbox with a larger limit.`
+      if (created + seeded > room) {
+        const holds =
+          seeded > 0
+            ? `${thousands(created)} and its scenarios seed ${thousands(seeded)} more`
+            : thousands(created)
+        return `The sandbox has room for ${thousands(Math.max(0, room))} more created pets across its worlds (maxTotalPets, --max-total-pets), and the export holds ${holds}. End the sessions you no longer need (DELETE /__sandbox/sessions/{id}), or start the sandbox with a larger limit.`
       }
       return undefined
     },

@@ -1,5 +1,6 @@
 import { Collection } from '@msw/data'
 import type { PetFixture } from './fixtures.js'
+import { SandboxError } from './errors.js'
 import { petSchema, type Pet } from './schemas.js'
 
 /**
@@ -88,4 +89,35 @@ export function assignIds(records: readonly PetFixture[] | readonly Pet[]): Pet[
     return pet
   })
   return sorted ? pets : pets.sort((left, right) => left.id - right.id)
+}
+
+/** How many of these pets the seed does not have: created ones. */
+export function createdAmong(seed: Seed, pets: readonly Pet[]): number {
+  let created = 0
+  for (const pet of pets) if (!seed.isSeeded(pet.id)) created++
+  return created
+}
+
+/**
+ * Puts these records in the collection, replacing what it held, without a create each:
+ * @msw/data's `all()` is its live list of records, and these are records it made.
+ */
+export function fillCollection(
+  pets: Collection<typeof petSchema>,
+  records: readonly Pet[],
+  more: Iterable<Pet> = [],
+): void {
+  // Typed as records of the collection; these are (made by @msw/data's create).
+  const all = pets.all() as unknown as Pet[]
+  all.length = 0
+  for (const pet of records) all.push(pet)
+  for (const pet of more) all.push(pet)
+  if (pets.count() !== all.length) {
+    throw SandboxError.for(
+      'INVALID_OPTION',
+      'fill the pets collection',
+      'this @msw/data no longer gives its live list of records from all()',
+      'Install the @msw/data version petstore-sandbox depends on.',
+    )
+  }
 }

@@ -1,7 +1,13 @@
 import { Collection } from '@msw/data'
-import { SandboxError } from './errors.js'
 import { StorageFullError, type PetQuota } from './pet-quota.js'
-import { assignIds, createRecord, createRecords, type Seed } from './pet-seed.js'
+import {
+  assignIds,
+  createdAmong,
+  createRecord,
+  createRecords,
+  fillCollection,
+  type Seed,
+} from './pet-seed.js'
 import {
   MAX_SAFE_ID,
   petSchema,
@@ -202,22 +208,32 @@ export class PetStore implements PetData {
     return done.then(() => moves)
   }
 
-  /** Why these pets may not replace this world's (an import): over maxPets or maxTotalPets. */
-  importRefusal(pets: readonly Pet[]): string | undefined {
-    const isSeeded = this.#seed.isSeeded
-    const created = pets.filter((pet) => !isSeeded(pet.id)).length
-    return this.#options.quota.importRefusal(created, this.#createdCount)
+  /**
+   * Why these pets may not replace this world's (an import): over maxPets or
+   * maxTotalPets, with `seeded` more pets (fewer, when negative) that the import's
+   * scenarios seed.
+   */
+  importRefusal(pets: readonly Pet[], seeded = 0): string | undefined {
+    return this.#options.quota.importRefusal(
+      createdAmong(this.#seed, pets),
+      this.#createdCount,
+      seeded,
+    )
   }
 
-  /** Replaces the pets with these (persisted state); ids are kept. */
-  restore(pets: Pet[]): Promise<void> {
+  /**
+   * Replaces the pets with these (persisted state, an import); ids are kept. `countNow`
+   * (an import, checked just before) counts its created pets against the quota at once,
+   * so a second import checked before this one is in place sees them.
+   */
+  restore(pets: Pet[], { countNow = false } = {}): Promise<void> {
+    if (countNow) this.#countCreated(createdAmong(this.#seed, pets))
     return this.#enqueue(async () => {
       // The seed stays: restored pets with other ids were created by requests, so a
       // later reload of the fixtures keeps them.
       const restored = await createRecords(assignIds(pets))
       this.#load(restored)
-      const isSeeded = this.#seed.isSeeded
-      this.#countCreated(restored.filter((pet) => !isSeeded(pet.id)).length)
+      this.#countCreated(createdAmong(this.#seed, restored))
       await this.#replaced('restore')
     })
   }
@@ -325,25 +341,9 @@ export class PetStore implements PetData {
     this.#nextId = (records.at(-1)?.id ?? 0) + 1
   }
 
-  /**
-   * Puts these records in the collection, replacing what it held, without a create each:
-   * @msw/data's `all()` is its live list of records, and these are records it made.
-   */
+  /** Puts these records in its collection, replacing what it held. */
   #fill(records: readonly Pet[], more: Iterable<Pet> = []): void {
-    const pets = this.collection
-    // Typed as records of the collection; these are (made by @msw/data's create).
-    const all = pets.all() as unknown as Pet[]
-    all.length = 0
-    for (const pet of records) all.push(pet)
-    for (const pet of more) all.push(pet)
-    if (pets.count() !== all.length) {
-      throw SandboxError.for(
-        'INVALID_OPTION',
-        'fill the pets collection',
-        'this @msw/data no longer gives its live list of records from all()',
-        'Install the @msw/data version petstore-sandbox depends on.',
-      )
-    }
+    fillCollection(this.collection, records, more)
   }
 
   #countCreated(count: number): void {

@@ -36,7 +36,8 @@ export interface SessionCarrying {
 /** How an export is put into a world: what restoreWorld changes of it. */
 function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): RestoreTarget {
   return {
-    pets: world.pets,
+    checkImport: (pets, scenarios) => world.checkImport(pets, scenarios, 'the export'),
+    restorePets: (pets) => world.pets.restore(pets, { countNow: true }),
     clock: world.clock,
     hasScenario: (name) => registry.has(name),
     defineScenario: (scenario) => void world.defineScenario(scenario, 'the export'),

@@ -56,7 +56,11 @@ function exportOf(world: SandboxWorld, scenarios: Scenario[] = []): SessionExpor
 function targetOf(sandbox: ReturnType<typeof createSandbox>, world: SandboxWorld) {
   const defined: Scenario[] = []
   const target: RestoreTarget = {
-    pets: world.pets,
+    checkImport: (pets) => {
+      const refusal = world.pets.importRefusal(pets)
+      if (refusal) throw new Error(refusal)
+    },
+    restorePets: (pets) => world.pets.restore(pets),
     clock: world.clock,
     hasScenario: (name) => sandbox.scenarios.has(name),
     defineScenario: (scenario) => void defined.push(scenario),

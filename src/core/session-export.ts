@@ -3,13 +3,12 @@ import type { Clock, ClockState } from './clock.js'
 import { toEpochMs } from './clock.js'
 import { SandboxError } from './errors.js'
 import { checkPetIds } from './ids.js'
-import { StorageFullError } from './pet-quota.js'
 import { describeIssues, typeName } from './describe-issues.js'
 import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
 import { parseScenario, scenarioSchema, type Scenario } from './scenarios.js'
 import { STATE_FORMAT } from './store.js'
-import { MAX_DEFINED_SCENARIOS } from './world.js'
+import { MAX_DEFINED_SCENARIOS } from './defined-scenarios.js'
 
 /** The format tag of a session as `GET /__sandbox/export` gives it and an import takes it. */
 export const SESSION_FORMAT = 'petstore-sandbox/session@1'
@@ -271,11 +270,14 @@ export const SESSION_EXPORT_FIX = EXPORT_FIX
 
 /** What {@link restoreWorld} changes of a world. */
 export interface RestoreTarget {
-  pets: {
-    restore(pets: Pet[]): Promise<void>
-    /** Why these pets would pass the sandbox's pet limits (maxPets, maxTotalPets). */
-    importRefusal(pets: readonly Pet[]): string | undefined
-  }
+  /**
+   * Throws what defining these scenarios and taking these pets would: a definition
+   * refused, or the pets and what the scenarios seed past the sandbox's pet limits
+   * (StorageFullError). Changes nothing.
+   */
+  checkImport(pets: readonly Pet[], scenarios: readonly Scenario[]): void
+  /** Replaces its pets, counting them against the quota at once. */
+  restorePets(pets: Pet[]): Promise<void>
   clock: Clock
   /** Whether a scenario of this name is loaded for every session (built in, files, options). */
   hasScenario(name: string): boolean
@@ -296,10 +298,9 @@ export async function restoreWorld(
   data: SessionExport,
   source: string,
 ): Promise<void> {
-  // Checked before anything changes: the pets within the sandbox's limits (a full
-  // quota is a 507, as for a create), and a carried definition not taking a loaded name.
-  const tooMany = target.pets.importRefusal(data.pets)
-  if (tooMany !== undefined) throw new StorageFullError(tooMany)
+  // Checked before anything changes: a carried definition not taking a loaded name,
+  // each definable, and the pets with what the definitions seed within the sandbox's
+  // limits (a full quota is a 507, as for a create).
   for (const [index, scenario] of data.scenarios.entries()) {
     if (target.hasScenario(scenario.name)) {
       throw SandboxError.for(
@@ -319,6 +320,9 @@ export async function restoreWorld(
       `Load that scenario (--scenario ./${data.scenario}.json or the scenarios option) before importing.`,
     )
   }
+  target.checkImport(data.pets, data.scenarios)
+  // From here to restorePets nothing awaits: the quota counts this import before a
+  // second one is checked.
   for (const scenario of data.scenarios) target.defineScenario(scenario)
   target.useScenario(data.scenario)
   const { clock } = target
@@ -327,5 +331,5 @@ export async function restoreWorld(
     clock.unfreeze()
     clock.set(data.clock.now)
   }
-  await target.pets.restore(data.pets)
+  await target.restorePets(data.pets)
 }

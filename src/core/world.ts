@@ -4,13 +4,13 @@ import type { ApiBase } from './base-url.js'
 import { createClock, type Clock, type ClockOptions } from './clock.js'
 import { dropsRequest } from './faults.js'
 import type { Plan } from './fixtures.js'
-import { SandboxError } from './errors.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
-import type { PetQuota } from './pet-quota.js'
-import { thousands } from './text.js'
+import { DefinedScenarios } from './defined-scenarios.js'
+import { StorageFullError, type PetQuota } from './pet-quota.js'
 import type { Seed } from './pet-seed.js'
 import type { PetData } from './pet-data.js'
+import type { Pet } from './schemas.js'
 import { PetStore, type PetPersistence } from './pet-store.js'
 import { RateLimiter } from './rate-limit.js'
 import { ReportCard, type Report } from './report-card.js'
@@ -58,9 +58,6 @@ export interface Shared {
   parseDefinition(definition: unknown, source: string): Scenario
 }
 
-/** The most scenarios one world may define at run time (PUT /__sandbox/scenarios/{name}). */
-export const MAX_DEFINED_SCENARIOS = 20
-
 /**
  * A world: the default session's or another session's pets (the shared seed plus its
  * own changes), rate-limit windows and bans, clock, scenario switch and journal. One
@@ -91,8 +88,8 @@ export class SandboxWorld implements SessionEntry, World {
   #card: ReportCard | undefined
   /** Sandbox time the report card counts from: the world's start or last reset. */
   #since: number
-  /** The scenarios it defined at run time, by name (none until it defines one). */
-  #defined: Map<string, Scenario> | undefined
+  /** The scenarios it defined at run time (none until it defines one). */
+  #defined: DefinedScenarios | undefined
 
   constructor(
     readonly id: string,
@@ -183,7 +180,7 @@ export class SandboxWorld implements SessionEntry, World {
 
   /** The scenarios it defined at run time, oldest first. */
   definedScenarios(): Scenario[] {
-    return this.#defined ? [...this.#defined.values()] : []
+    return this.#defined?.list() ?? []
   }
 
   /**
@@ -196,59 +193,39 @@ export class SandboxWorld implements SessionEntry, World {
     definition: Scenario,
     source = 'defineScenario()',
   ): { scenario: Scenario; created: boolean } {
-    const scenario = this.#shared.parseDefinition(definition, source)
-    const refuse = (reason: string, fix: string) =>
-      SandboxError.for('INVALID_SCENARIO', `define the scenario ${source}`, reason, fix)
-    if (scenario.keys !== undefined) {
-      throw refuse(
-        "keys is set, and keys are the sandbox's, not a session's",
-        'Leave keys out: select the scenario with PUT /__sandbox/scenario or X-Sandbox-Scenario, or declare keys in a scenario file loaded at start (--scenario).',
-      )
-    }
-    if (scenario.name in Object.prototype) {
-      throw refuse(
-        `name "${scenario.name}" is a name every JavaScript object has`,
-        'Choose another name, e.g. "my-scenario".',
-      )
-    }
-    if (this.#shared.registry.has(scenario.name)) {
-      throw refuse(
-        `name "${scenario.name}" is a built-in or loaded scenario`,
-        'Choose another name, e.g. "my-' + scenario.name + '".',
-      )
-    }
-    const defined = (this.#defined ??= new Map())
-    const created = !defined.has(scenario.name)
-    if (created && defined.size >= MAX_DEFINED_SCENARIOS) {
-      throw refuse(
-        `the session already defines ${MAX_DEFINED_SCENARIOS} scenarios, the most it may`,
-        'Delete one first (DELETE /__sandbox/scenarios/{name}), or reset the session.',
-      )
-    }
-    const previous = defined.get(scenario.name)
-    const more = this.#seeds(scenario) - (previous ? this.#seeds(previous) : 0)
-    const tooMany = this.#definedRefusal(more)
-    if (tooMany) {
-      throw refuse(
-        tooMany,
-        'Seed fewer pets (data.count, data.pets), delete a scenario this session defined (DELETE /__sandbox/scenarios/{name}), or reset the session.',
-      )
-    }
-    // The pets its data seeds count with created pets, in the quota.
-    this.#shared.quota.add(more)
-    defined.set(scenario.name, scenario)
+    this.#defined ??= new DefinedScenarios(this.#shared)
+    const defined = this.#defined.define(definition, source)
     // Its pets start again from the new data; the active one switches to it.
-    this.dropScenarioPets(scenario.name)
-    if (this.#active.name === scenario.name) this.#active = scenario
-    return { scenario, created }
+    this.dropScenarioPets(defined.scenario.name)
+    if (this.#active.name === defined.scenario.name) this.#active = defined.scenario
+    return defined
+  }
+
+  /**
+   * Throws, before an import changes anything, what defining its scenarios and taking
+   * its pets would throw: a definition refused (INVALID_SCENARIO), one scenario too many,
+   * or its pets and what its scenarios seed past the sandbox's pet limits (a
+   * StorageFullError, answered 507 as a create's).
+   */
+  checkImport(
+    pets: readonly Pet[],
+    scenarios: readonly Scenario[],
+    source: string,
+  ): void {
+    const seeded =
+      scenarios.length === 0
+        ? 0
+        : (this.#defined ??= new DefinedScenarios(this.#shared)).checkImport(
+            scenarios,
+            source,
+          )
+    const refusal = this.pets.importRefusal(pets, seeded)
+    if (refusal) throw new StorageFullError(refusal)
   }
 
   /** Removes a scenario it defined at run time; if it was active, back to the startup one. */
   removeScenario(name: string): boolean {
-    const removed = this.#defined?.get(name)
-    if (!removed) return false
-    this.#defined?.delete(name)
-    this.#shared.quota.add(-this.#seeds(removed))
+    if (!this.#defined?.remove(name)) return false
     forgetScenarioWindows(this.limiter, name)
     this.dropScenarioPets(name)
     if (this.#active.name === name) this.#active = this.#shared.startupScenario()
@@ -310,7 +287,7 @@ export class SandboxWorld implements SessionEntry, World {
     this.#since = this.clock.now()
     this.#active = this.#shared.startupScenario()
     this.dropScenarioPets()
-    this.#dropDefined()
+    this.#defined?.clear()
     return this.#pets.reset()
   }
 
@@ -347,46 +324,7 @@ export class SandboxWorld implements SessionEntry, World {
   dispose(): void {
     this.#pets.release()
     this.dropScenarioPets()
-    this.#dropDefined()
+    this.#defined?.clear()
     this.journal.clear()
-  }
-
-  /** The pets a scenario's data seeds when used (as the sandbox's `seedFor` makes them). */
-  #seeds(scenario: Scenario): number {
-    const { data } = scenario
-    if (!data) return 0
-    return data.pets?.length ?? data.count ?? this.#shared.count
-  }
-
-  /**
-   * Why the scenarios it defined may not seed `more` pets: together they seed at most
-   * `maxPets`, and they count with created pets against `maxTotalPets`, so that no
-   * definition makes a shared server build pets without bound.
-   */
-  #definedRefusal(more: number): string | undefined {
-    if (more <= 0) return undefined
-    const { quota } = this.#shared
-    const what = `its data adds ${thousands(more)} pets to seed`
-    const already = this.#definedPets()
-    if (already + more > quota.maxPets) {
-      return `${what}, and the scenarios a session defines seed at most ${thousands(quota.maxPets)} together (maxPets, --max-pets), ${thousands(already)} already`
-    }
-    if (quota.total + more > quota.maxTotalPets) {
-      return `${what}, and the sandbox already holds ${thousands(quota.total)} created pets and pets of defined scenarios, of the ${thousands(quota.maxTotalPets)} it keeps (maxTotalPets, --max-total-pets)`
-    }
-    return undefined
-  }
-
-  /** The pets the data of the scenarios it defined seeds, together. */
-  #definedPets(): number {
-    let pets = 0
-    for (const scenario of this.#defined?.values() ?? []) pets += this.#seeds(scenario)
-    return pets
-  }
-
-  /** Forgets the scenarios it defined, and gives their pets back to the quota. */
-  #dropDefined() {
-    this.#shared.quota.add(-this.#definedPets())
-    this.#defined = undefined
   }
 }

@@ -112,6 +112,54 @@ describe('sandbox.exportSession and importSession', () => {
     expect(shared.state().counts.pets).toBe(5)
   })
 
+  test("an import's carried scenarios count what they seed, and are checked before anything changes", async () => {
+    const source = createSandbox({ seed: 42, count: 2 })
+    const session = source.session('alice')
+    session.defineScenario({ name: 'crowd', description: 'd', data: { count: 30 } })
+    session.useScenario('crowd')
+    const data = await source.exportSession('alice')
+    expect(data.scenarios.map((scenario) => scenario.name)).toEqual(['crowd'])
+
+    // Room for 20 across the worlds: the 30 pets the scenario seeds do not fit.
+    const small = createSandbox({ seed: 42, count: 2, maxTotalPets: 20 })
+    await expect(small.importSession('alice-bug', data)).rejects.toThrow(
+      'The sandbox has room for 20 more created pets across its worlds (maxTotalPets, --max-total-pets), and the export holds 0 and its scenarios seed 30 more.',
+    )
+    expect(small.sessions()).toEqual([])
+    // Into the default world: nothing of it changed, not even its clock.
+    small.clock.freeze('2030-01-01T00:00:00Z')
+    await expect(small.importSession('default', data)).rejects.toThrow(/seed 30 more/)
+    expect(small.clock.state().now).toBe('2030-01-01T00:00:00.000Z')
+    expect(small.scenario.name).toBe('default')
+
+    // A definition a run-time scenario may not have (over 10,000 pets), refused first too.
+    const huge = {
+      ...data,
+      scenarios: [{ name: 'crowd', description: 'd', data: { count: 20_000 } }],
+    }
+    await expect(createSandbox().importSession('default', huge)).rejects.toThrow(
+      'data.count is 20,000, more than the 10,000 pets a scenario defined at run time seeds',
+    )
+  })
+
+  test('imports started together are counted one after the other: the second does not overrun the quota', async () => {
+    const source = createSandbox({ seed: 42, count: 2 })
+    for (const name of ['A', 'B', 'C'])
+      expect((await alice.post(source, name)).status).toBe(201)
+    const data = await source.exportSession('alice')
+    // Room for 4: each import of 3 fits alone, both together do not.
+    const shared = createSandbox({ seed: 42, count: 2, maxTotalPets: 4 })
+    const results = await Promise.allSettled([
+      shared.importSession('one', data),
+      shared.importSession('two', data),
+    ])
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected'])
+    expect((results[1] as PromiseRejectedResult).reason.message).toMatch(
+      'The sandbox has room for 1 more created pets',
+    )
+    expect(shared.sessions().map((session) => session.id)).toEqual(['one'])
+  })
+
   test('exporting a session that is not live is an error naming it', async () => {
     await expect(createSandbox().exportSession('nobody')).rejects.toThrow(
       'Failed to export the session "nobody": there is no live session "nobody".',
