@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The npx entry: only loads the built CLI and runs it (src/cli has the code).
+import { existsSync } from 'node:fs'
 import module from 'node:module'
 import { fileURLToPath } from 'node:url'
 
@@ -12,11 +13,9 @@ let main
 try {
   ;({ main } = await import(cli.href))
 } catch (error) {
-  // In a clone of the repository before its first build (the package ships dist/).
-  if (
-    error?.code !== 'ERR_MODULE_NOT_FOUND' ||
-    !String(error.message).includes(fileURLToPath(cli))
-  )
+  // In a clone of the repository before its first build (the package ships dist/). A
+  // module the built CLI imports that is missing names the CLI too: that one is thrown.
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || existsSync(fileURLToPath(cli)))
     throw error
   process.stderr.write(
     'petstore-sandbox: the CLI is not built (dist/cli/index.js is missing). In a clone of the repository, run `npm start` (it builds, then starts the sandbox) or `npm run build` first.\n',
