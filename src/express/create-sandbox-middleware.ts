@@ -43,7 +43,7 @@ export class HandlerThrewError extends Error {
   readonly apiCode = 'internal_error'
   constructor(cause: unknown, method: string, path: string) {
     super(
-      `One of your own msw handlers (the handlers option, --handlers) threw on ${method} ${path.slice(0, 200)}, so it has no answer: fix that handler (the server logged its error), or have it return nothing to let the sandbox answer.`,
+      `One of your own msw handlers (the handlers option, --handlers) threw on ${method} ${path.slice(0, 200)}, so it has no answer: fix that handler, or have it return nothing to let the sandbox answer. Its error went to the server (the CLI prints it; an Express app hands it to onError or to next(error)).`,
       { cause },
     )
     this.name = 'HandlerThrewError'

@@ -205,3 +205,48 @@ test('in a user app too, TRACE is 405 and another host named in the request line
   // Not a path of the sandbox's: the app answers it (its own 404).
   expect((await send('GET *')).status).toBe(404)
 })
+
+test("a handler of the user's that throws reaches the app's error handler through next(error), journalled as an override's", async () => {
+  const { http } = await import('msw')
+  const own = createSandbox({
+    seed: 42,
+    handlers: [
+      http.get('*/v1/pets/:id', () => {
+        throw new Error('boom in my handler')
+      }),
+    ],
+  })
+  const heard: Error[] = []
+  const app = express()
+  app.use(createSandboxMiddleware(own))
+  app.use(
+    (
+      error: Error,
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      heard.push(error)
+      res.status(500).json({ mine: true })
+    },
+  )
+  const mine = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
+  })
+  try {
+    const port = (mine.address() as AddressInfo).port
+    const response = await fetch(`http://127.0.0.1:${port}/v1/pets/7`, { headers: FREE })
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ mine: true })
+    expect(heard.map((error) => error.name)).toEqual(['HandlerThrewError'])
+    expect((heard[0]?.cause as Error).message).toBe('boom in my handler')
+    expect(own.journal.recent()[0]).toMatchObject({
+      path: '/v1/pets/7',
+      status: 500,
+      override: true,
+    })
+  } finally {
+    mine.closeAllConnections()
+    await new Promise((resolve) => mine.close(resolve))
+  }
+})
