@@ -203,7 +203,11 @@ export interface Sandbox extends World {
   reset(): Promise<void>
   /** Switches the scenario for every following request until reset. */
   useScenario(scenario: string | Scenario): void
-  /** Loads (or replaces) a scenario so it can be selected by name. */
+  /**
+   * Loads (or replaces) a scenario so it can be selected by name; a built-in's name
+   * replaces the built-in, on purpose (scenario files and options loaded at start may
+   * not take one: there a copied file is more likely a mistake).
+   */
   addScenario(scenario: Scenario): void
   /**
    * Replaces the fixtures and reloads the data they define; created pets are kept, with

@@ -222,7 +222,7 @@ export function parseScenario(
   }
   // The built-in ones limit every plan of the bundled fixtures, and keep working under
   // fixtures of other plans (as their keys do, auth.ts).
-  if (plans && !isBuiltIn(data)) {
+  if (plans && !isBuiltIn(parsed.data)) {
     checkPlanNames(parsed.data, plans, `${action} the scenario ${source}`)
   }
   if (auth?.expireAllKeys && auth.rejectAllKeys) {
@@ -289,8 +289,11 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
 export const SCENARIO_NAMES = BUILT_IN_SCENARIOS.map((scenario) => scenario.name)
 
 /** Whether `scenario` is one of the built-in scenarios themselves (not a copy). */
-function isBuiltIn(scenario: unknown): boolean {
-  return BUILT_IN_SCENARIOS.includes(scenario as Scenario)
+/** Whether it is a built-in scenario, or the same definition (its shipped file, read again). */
+function isBuiltIn(scenario: Scenario): boolean {
+  return BUILT_IN_SCENARIOS.some(
+    (builtIn) => builtIn.name === scenario.name && sameDefinition(builtIn, scenario),
+  )
 }
 
 /**

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, test } from 'vitest'
 import { createSandbox } from '../core/sandbox.js'
 import {
@@ -87,6 +88,28 @@ describe('scenario files and the sandbox they load into', () => {
     })
     expect(() => start({ scenario: path })).toThrow(
       `Failed to load the scenario ${path}: name "rate-limited" is the name of a built-in scenario`,
+    )
+  })
+
+  test("a built-in's shipped file, loaded again, is the built-in: it runs under fixtures of other plans", () => {
+    const shipped = fileURLToPath(
+      new URL('../../scenarios/rate-limit-countdown.json', import.meta.url),
+    )
+    const fixtures = {
+      apiKeys: {
+        plans: { team: { perMinute: 100, perDay: 10_000 } },
+        keys: [{ key: 'team-key', plan: 'team' }],
+      },
+    }
+    const sandbox = start({ scenario: shipped, fixtures })
+    expect(sandbox.scenario.name).toBe('rate-limit-countdown')
+    // A copy with a change is the user's own scenario: its plans are checked.
+    const changed = write('builtin/countdown.json', {
+      ...JSON.parse(readFileSync(shipped, 'utf8')),
+      name: 'my-countdown',
+    })
+    expect(() => start({ scenario: changed, fixtures })).toThrow(
+      /rateLimits\.plans\.free names the plan "free", which the fixtures do not have \(team\)/,
     )
   })
 
