@@ -77,10 +77,49 @@ export function checkOptionNames(options: unknown, also: readonly string[] = [])
   const known = [...OPTION_NAMES, ...also]
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue
+    if (MSW_OPTIONS.includes(name)) {
+      throw refuse(
+        `${name} is an option of msw's, not of the sandbox`,
+        `Give it where msw starts: server.listen({ ${name}: 'error' }) in tests (worker.start() in the browser); msw 2 calls it onUnhandledRequest, msw 3 onUnhandledFrame.`,
+      )
+    }
     const meant = closest(name, known)
     throw refuse(
       `${JSON.stringify(name.slice(0, 60))} is not an option of the sandbox`,
       `${meant ? `Did you mean ${meant}? ` : ''}The options are ${known.join(', ')} (docs/options.md#options).`,
+    )
+  }
+}
+
+/** Options of msw's `listen()` and `start()` that users give the sandbox by mistake. */
+const MSW_OPTIONS = ['onUnhandledRequest', 'onUnhandledFrame']
+
+/**
+ * Refuses adapter options (the second argument of `createSandboxMiddleware` and
+ * `createSandboxApp`) that are not an object or name none of `known`: a sandbox option
+ * there would do nothing, since the sandbox is made already.
+ */
+export function checkAdapterOptionNames(
+  options: unknown,
+  known: readonly string[],
+): void {
+  const refuseHere = (reason: string, fix: string) =>
+    SandboxError.for('INVALID_OPTION', 'create the Express adapter', reason, fix)
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw refuseHere(
+      `its options must be an object, got ${typeName(options)}`,
+      `Pass an object of ${known.join(', ')}, or nothing.`,
+    )
+  }
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue
+    const ofSandbox = (OPTION_NAMES as readonly string[]).includes(name)
+    const meant = closest(name, known)
+    throw refuseHere(
+      `${JSON.stringify(name.slice(0, 60))} is not an option of the adapter${ofSandbox ? ' (it is one of the sandbox, which is made already)' : ''}`,
+      ofSandbox
+        ? `Give ${name} to createSandbox(), or pass all the options in the first argument instead of a sandbox.`
+        : `${meant ? `Did you mean ${meant}? ` : ''}The adapter's options are ${known.join(', ')}.`,
     )
   }
 }

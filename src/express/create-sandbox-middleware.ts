@@ -17,7 +17,7 @@ import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
-import { checkOptionNames } from '../core/sandbox-options.js'
+import { checkAdapterOptionNames, checkOptionNames } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
@@ -293,6 +293,7 @@ export function resolveSandbox<Adapter extends object>(
   adapterOptions: Adapter,
   adapterKeys: readonly string[] = ADAPTER_KEYS,
 ): { sandbox: Sandbox; adapter: Adapter } {
+  checkAdapterOptionNames(adapterOptions, adapterKeys)
   if (isSandbox(sandboxOrOptions))
     return { sandbox: sandboxOrOptions, adapter: adapterOptions }
   checkOptionNames(sandboxOrOptions, adapterKeys)

@@ -75,3 +75,27 @@ test('an option set to null is no option, in every entry (fixtures: config.fixtu
   expect(server.sandbox.db.pets.count()).toBe(defaults.db.pets.count())
   expect(() => createSandboxApp(nulls)).not.toThrow()
 })
+
+test("msw's own options given to the sandbox say where they belong", () => {
+  expect(
+    refused(() => setupSandboxServer({ onUnhandledRequest: 'error' } as never)),
+  ).toBe(
+    "Failed to create the sandbox: onUnhandledRequest is an option of msw's, not of the sandbox. Give it where msw starts: server.listen({ onUnhandledRequest: 'error' }) in tests (worker.start() in the browser); msw 2 calls it onUnhandledRequest, msw 3 onUnhandledFrame.",
+  )
+})
+
+test("the adapter's own options beside a ready sandbox are checked by name too", () => {
+  const sandbox = createSandbox()
+  expect(refused(() => createSandboxMiddleware(sandbox, { bodyLimt: 5 } as never))).toBe(
+    'Failed to create the Express adapter: "bodyLimt" is not an option of the adapter. Did you mean bodyLimit? The adapter\'s options are bodyLimit.',
+  )
+  expect(refused(() => createSandboxApp(sandbox, { seed: 7 } as never))).toBe(
+    'Failed to create the Express adapter: "seed" is not an option of the adapter (it is one of the sandbox, which is made already). Give seed to createSandbox(), or pass all the options in the first argument instead of a sandbox.',
+  )
+  expect(refused(() => createSandboxApp(sandbox, 'x' as never))).toMatch(
+    /its options must be an object, got the string "x"/,
+  )
+  expect(() =>
+    createSandboxApp(sandbox, { controlToken: 'abc', bodyLimit: 1024 }),
+  ).not.toThrow()
+})
