@@ -34,16 +34,22 @@ export class DefinedScenarios {
   /**
    * Defines (or replaces) one: validated as a scenario file, without `keys` and under a
    * name no loaded scenario has. Throws a SandboxError (INVALID_SCENARIO) naming the field.
+   * `imported`: one of an import's, which `checkImport` passed with the others (its
+   * limits are not judged again one by one).
    */
-  define(definition: Scenario, source: string): { scenario: Scenario; created: boolean } {
+  define(
+    definition: Scenario,
+    source: string,
+    imported = false,
+  ): { scenario: Scenario; created: boolean } {
     const scenario = this.#check(definition, source)
     const created = !this.#byName.has(scenario.name)
-    if (created && this.#byName.size >= MAX_DEFINED_SCENARIOS) {
+    if (!imported && created && this.#byName.size >= MAX_DEFINED_SCENARIOS) {
       throw refuse(source, TOO_MANY, DELETE_ONE)
     }
     const previous = this.#byName.get(scenario.name)
     const more = this.#seeds(scenario) - (previous ? this.#seeds(previous) : 0)
-    const tooMany = this.#refusal(more)
+    const tooMany = imported ? undefined : this.#refusal(more)
     if (tooMany) {
       throw refuse(
         source,

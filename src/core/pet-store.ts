@@ -71,6 +71,7 @@ export class PetStore implements PetData {
   #indexed = 0
   #nextId = 1
   #createdCount = 0
+  #released = false
   /** Pets inserted whose create the store has not confirmed yet: not listed nor served. */
   #unconfirmed: Set<number> | undefined
   /** Creates under way: a load waits for them, and a create for the loads. */
@@ -238,9 +239,13 @@ export class PetStore implements PetData {
     })
   }
 
-  /** The world is dropped or reset: its created pets no longer count towards the quota. */
+  /**
+   * The world (or the scenario's data) is gone: its created pets no longer count towards
+   * the quota, and nothing counts any more (an import or create still under way).
+   */
   release(): void {
     this.#countCreated(0)
+    this.#released = true
   }
 
   async #createNow(pet: NewPet): Promise<Pet> {
@@ -347,6 +352,7 @@ export class PetStore implements PetData {
   }
 
   #countCreated(count: number): void {
+    if (this.#released) return
     this.#options.quota.add(count - this.#createdCount)
     this.#createdCount = count
   }

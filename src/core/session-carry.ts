@@ -40,7 +40,7 @@ function restoreTargetOf(world: SandboxWorld, registry: ScenarioRegistry): Resto
     restorePets: (pets) => world.pets.restore(pets, { countNow: true }),
     clock: world.clock,
     hasScenario: (name) => registry.has(name),
-    defineScenario: (scenario) => void world.defineScenario(scenario, 'the export'),
+    defineScenarios: (scenarios) => world.defineImported(scenarios, 'the export'),
     // By name: the world finds the ones it defined, then the sandbox's.
     useScenario: (name) => world.useScenario(name),
   }
@@ -82,12 +82,25 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
   }
   const importChecked = async (id: string, data: SessionExport, source: string) => {
     const { world, created } = sandbox.worldOf(id)
+    const live = () => id === DEFAULT_SESSION || sandbox.sessions.peek(id) === world
     await world.ready
     try {
-      await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
+      if (live())
+        await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
+      // Ended meanwhile (deleted, expired, or evicted to make room for another).
+      if (!live()) {
+        throw SandboxError.for(
+          'INVALID_OPTION',
+          `import the session ${JSON.stringify(id.slice(0, 70))}`,
+          'the session ended (deleted, expired or evicted for a newer one) while it was being imported',
+          'Import it again; with many sessions at once, start the sandbox with a larger maxSessions (--max-sessions).',
+        )
+      }
     } catch (error) {
-      // Nothing half made: a refused export leaves no session behind.
-      if (created) sandbox.sessions.delete(id)
+      // Nothing half made: a refused export leaves no session behind, and a world that
+      // ended meanwhile gives back what the import counted in it.
+      if (!live()) world.dispose()
+      else if (created) sandbox.sessions.delete(id)
       throw error
     }
     return sandbox.face(world)

@@ -63,7 +63,7 @@ function targetOf(sandbox: ReturnType<typeof createSandbox>, world: SandboxWorld
     restorePets: (pets) => world.pets.restore(pets),
     clock: world.clock,
     hasScenario: (name) => sandbox.scenarios.has(name),
-    defineScenario: (scenario) => void defined.push(scenario),
+    defineScenarios: (scenarios) => void defined.push(...scenarios),
     useScenario(name) {
       const own = defined.find((scenario) => scenario.name === name)
       world.useScenario(own ?? name)

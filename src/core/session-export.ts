@@ -281,8 +281,11 @@ export interface RestoreTarget {
   clock: Clock
   /** Whether a scenario of this name is loaded for every session (built in, files, options). */
   hasScenario(name: string): boolean
-  /** Defines a scenario for this world only, as `PUT /__sandbox/scenarios/{name}` does. */
-  defineScenario(scenario: Scenario): void
+  /**
+   * Defines these for this world only, as `PUT /__sandbox/scenarios/{name}` does, once
+   * `checkImport` passed them as a whole.
+   */
+  defineScenarios(scenarios: readonly Scenario[]): void
   useScenario(name: string): void
 }
 
@@ -321,9 +324,12 @@ export async function restoreWorld(
     )
   }
   target.checkImport(data.pets, data.scenarios)
-  // From here to restorePets nothing awaits: the quota counts this import before a
-  // second one is checked.
-  for (const scenario of data.scenarios) target.defineScenario(scenario)
+  // Applied as checked, with nothing awaited before the pets and the definitions are
+  // counted (a second import is checked against this one): the pets first, so that the
+  // definitions, checked as a whole, are not judged one by one against the pets they
+  // replace.
+  const restoring = target.restorePets(data.pets)
+  target.defineScenarios(data.scenarios)
   target.useScenario(data.scenario)
   const { clock } = target
   if (data.clock.frozen) clock.freeze(data.clock.now)
@@ -331,5 +337,5 @@ export async function restoreWorld(
     clock.unfreeze()
     clock.set(data.clock.now)
   }
-  await target.restorePets(data.pets)
+  await restoring
 }

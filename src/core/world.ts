@@ -201,6 +201,16 @@ export class SandboxWorld implements SessionEntry, World {
     return defined
   }
 
+  /** Defines an import's scenarios, which {@link checkImport} has passed as a whole. */
+  defineImported(scenarios: readonly Scenario[], source: string): void {
+    for (const definition of scenarios) {
+      this.#defined ??= new DefinedScenarios(this.#shared)
+      const { scenario } = this.#defined.define(definition, source, true)
+      this.dropScenarioPets(scenario.name)
+      if (this.#active.name === scenario.name) this.#active = scenario
+    }
+  }
+
   /**
    * Throws, before an import changes anything, what defining its scenarios and taking
    * its pets would throw: a definition refused (INVALID_SCENARIO), one scenario too many,

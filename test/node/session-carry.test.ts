@@ -160,6 +160,70 @@ describe('sandbox.exportSession and importSession', () => {
     expect(shared.sessions().map((session) => session.id)).toEqual(['one'])
   })
 
+  test("an import's definitions are applied as checked, as a whole with the pets they come with", async () => {
+    const source = createSandbox({ seed: 42, count: 2 })
+    const session = source.session('alice')
+    session.defineScenario({ name: 'a', description: 'd', data: { count: 1 } })
+    session.defineScenario({ name: 'b', description: 'd', data: { count: 4 } })
+    const data = await source.exportSession('alice')
+    const names = async (sandbox: ReturnType<typeof createSandbox>) =>
+      (await sandbox.exportSession()).scenarios.map(({ name, data }) => [
+        name,
+        data?.count,
+      ])
+
+    // Room for 10: the default world's 8 created pets go, the 5 seeded by a and b come.
+    // One by one, b was judged against the 8 still there, and a stayed defined alone.
+    const target = createSandbox({ seed: 42, count: 2, maxTotalPets: 10 })
+    for (let n = 0; n < 8; n++)
+      expect((await plain.post(target, `P${n}`)).status).toBe(201)
+    await target.importSession('default', data)
+    expect(await names(target)).toEqual([
+      ['a', 1],
+      ['b', 4],
+    ])
+    expect(target.state().counts.pets).toBe(2)
+
+    // A world keeps 10 seeded by its definitions: replacing a (8) with a (0) makes room
+    // for b (8), whatever the order the export lists them in.
+    const tight = createSandbox({ seed: 42, count: 2, maxPets: 10 })
+    tight.defineScenario({ name: 'a', description: 'd', data: { count: 8 } })
+    const reordered = {
+      ...data,
+      scenarios: [
+        { name: 'c', description: 'd', data: { count: 1 } },
+        { name: 'b', description: 'd', data: { count: 8 } },
+        { name: 'a', description: 'd', data: { count: 0 } },
+      ],
+    }
+    await tight.importSession('default', reordered)
+    expect(await names(tight)).toEqual([
+      ['a', 0],
+      ['c', 1],
+      ['b', 8],
+    ])
+  })
+
+  test('a session that ends while it is imported (evicted for a newer one) gives back what the import counted', async () => {
+    const source = createSandbox({ seed: 42, count: 2 })
+    for (const name of ['A', 'B', 'C'])
+      expect((await alice.post(source, name)).status).toBe(201)
+    const data = await source.exportSession('alice')
+    const shared = createSandbox({ seed: 42, count: 2, maxTotalPets: 4, maxSessions: 1 })
+    const results = await Promise.allSettled([
+      shared.importSession('one', data),
+      shared.importSession('two', data),
+    ])
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled'])
+    expect((results[0] as PromiseRejectedResult).reason.message).toMatch(
+      'the session ended (deleted, expired or evicted for a newer one) while it was being imported',
+    )
+    expect(shared.sessions().map((session) => session.id)).toEqual(['two'])
+    // two holds 3 of the 4: one more create, then the quota is full (nothing leaked).
+    expect((await plain.post(shared, 'D')).status).toBe(201)
+    expect((await plain.post(shared, 'E')).status).toBe(507)
+  })
+
   test('exporting a session that is not live is an error naming it', async () => {
     await expect(createSandbox().exportSession('nobody')).rejects.toThrow(
       'Failed to export the session "nobody": there is no live session "nobody".',
