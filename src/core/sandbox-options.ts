@@ -102,6 +102,8 @@ const MSW_OPTIONS = ['onUnhandledRequest', 'onUnhandledFrame']
 export function checkAdapterOptionNames(
   options: unknown,
   known: readonly string[],
+  /** Whether the first argument was a sandbox (else options, which may hold them all). */
+  ready = true,
 ): void {
   const refuseHere = (reason: string, fix: string) =>
     SandboxError.for('INVALID_OPTION', 'create the Express adapter', reason, fix)
@@ -116,10 +118,12 @@ export function checkAdapterOptionNames(
     const ofSandbox = (OPTION_NAMES as readonly string[]).includes(name)
     const meant = closest(name, known)
     throw refuseHere(
-      `${JSON.stringify(name.slice(0, 60))} is not an option of the adapter${ofSandbox ? ' (it is one of the sandbox, which is made already)' : ''}`,
-      ofSandbox
-        ? `Give ${name} to createSandbox(), or pass all the options in the first argument instead of a sandbox.`
-        : `${meant ? `Did you mean ${meant}? ` : ''}The adapter's options are ${known.join(', ')}.`,
+      `${JSON.stringify(name.slice(0, 60))} is not an option of the adapter${ofSandbox ? ` (it is one of the sandbox${ready ? ', which is made already' : ''})` : ''}`,
+      !ofSandbox
+        ? `${meant ? `Did you mean ${meant}? ` : ''}The adapter's options are ${known.join(', ')}.`
+        : ready
+          ? `Give ${name} to createSandbox(), or pass all the options in the first argument instead of a sandbox.`
+          : `Put ${name} in the first argument, with the other options of the sandbox.`,
     )
   }
 }

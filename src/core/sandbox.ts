@@ -72,9 +72,20 @@ export function createSandbox(given: SandboxOptions = {}): Sandbox {
     // would stay held until the process exits (the corrected call would find the file
     // locked by this very process). The store is the caller's: it lets go of its lock
     // and stays usable; it is not closed.
-    const store = (options as SandboxOptions | null | undefined)?.store
-    if (store && !attachedStores.has(store)) releaseQuietly(store)
+    releaseStoreOf(options)
     throw error
+  }
+}
+
+/**
+ * The options could not make a sandbox (createSandbox threw, or an entry refused them
+ * before it): their store, given to no sandbox, lets go of what it holds (a file's lock)
+ * and stays usable. Every entry that refuses options calls it.
+ */
+export function releaseStoreOf(options: unknown): void {
+  const store = (options as SandboxOptions | null | undefined)?.store
+  if (store && typeof store === 'object' && !attachedStores.has(store)) {
+    releaseQuietly(store)
   }
 }
 

@@ -68,6 +68,22 @@ const ALLOWED = CORS_ALLOWED_HEADERS.join(', ')
 const CONTROL = /\/__sandbox(?:[/;]|$)/i
 
 /**
+ * The access options, checked (a SandboxError naming the option) and normalized; run
+ * before the sandbox is made, so a mistake leaves no sandbox holding a store.
+ */
+export function checkAccessOptions(options: AccessOptions) {
+  return {
+    allowedOrigins: checkList(options.allowedOrigins, 'allowedOrigins', (entry) =>
+      normalizeOrigin(entry),
+    ),
+    allowedHosts: checkList(options.allowedHosts, 'allowedHosts', (entry) =>
+      normalizeAllowedHost(entry),
+    ),
+    given: checkToken(options.controlToken),
+  }
+}
+
+/**
  * Builds the access rules of the standalone app. `refuse` answers a refused request
  * (the sandbox journals it and adds the rate-limit headers under `/v1`).
  */
@@ -75,14 +91,8 @@ export function createAccessControl(
   options: AccessOptions,
   refuse: (req: Request, res: Response, failure: Failure) => void,
 ): AccessControl {
-  const allowedOrigins = checkList(options.allowedOrigins, 'allowedOrigins', (entry) =>
-    normalizeOrigin(entry),
-  )
-  const allowedHosts = checkList(options.allowedHosts, 'allowedHosts', (entry) =>
-    normalizeAllowedHost(entry),
-  )
+  const { allowedOrigins, allowedHosts, given } = checkAccessOptions(options)
   const trust = createTrust({ allowedOrigins, allowedHosts })
-  const given = checkToken(options.controlToken)
   const controlToken = given === 'off' ? undefined : (given ?? createControlToken())
   const expected = controlToken === undefined ? undefined : digest(controlToken)
   const loopbackBinds = new WeakMap<object, boolean>()

@@ -10,12 +10,14 @@ import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf } from '../core/sandbox-port.js'
 import {
+  checkAccessOptions,
   createAccessControl,
   tokenMatches,
   type AccessOptions,
 } from './access-control.js'
 import {
   buildSandboxMiddleware,
+  checkBodyLimit,
   resolveSandbox,
   type MswFastPath,
   type ExpressAdapterOptions,
@@ -70,13 +72,15 @@ export function createSandboxApp(
   sandboxOrOptions: Sandbox | SandboxAppOptions = {},
   adapterOptions: SandboxAppAdapterOptions = {},
 ): SandboxApp {
-  const { sandbox, adapter } = resolveSandbox(sandboxOrOptions, adapterOptions, [
-    'bodyLimit',
-    'onError',
-    'allowedOrigins',
-    'allowedHosts',
-    'controlToken',
-  ])
+  const { sandbox, adapter } = resolveSandbox(
+    sandboxOrOptions,
+    adapterOptions,
+    ['bodyLimit', 'onError', 'allowedOrigins', 'allowedHosts', 'controlToken'],
+    (adapter) => {
+      checkBodyLimit(adapter.bodyLimit)
+      checkAccessOptions(adapter)
+    },
+  )
   return buildSandboxApp(sandbox, adapter)
 }
 

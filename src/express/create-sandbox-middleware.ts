@@ -16,7 +16,7 @@ import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
-import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { createSandbox, releaseStoreOf, type Sandbox } from '../core/sandbox.js'
 import { checkAdapterOptionNames, checkOptionNames } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
@@ -43,7 +43,7 @@ export class HandlerThrewError extends Error {
   readonly apiCode = 'internal_error'
   constructor(cause: unknown, method: string, path: string) {
     super(
-      `One of your own msw handlers (the handlers option, --handlers) threw on ${method} ${path.slice(0, 200)}, so it has no answer: fix that handler, or have it return nothing to let the sandbox answer. Its error went to the server (the CLI prints it; an Express app hands it to onError or to next(error)).`,
+      `One of your own msw handlers (the handlers option, --handlers) threw on ${method} ${path.slice(0, 200)}, so it has no answer: fix that handler, or have it return nothing to let the sandbox answer. Its error is the server's to report: the CLI prints it, createSandboxApp hands it to its onError, createSandboxMiddleware to next(error).`,
       { cause },
     )
     this.name = 'HandlerThrewError'
@@ -292,26 +292,46 @@ export function resolveSandbox<Adapter extends object>(
   sandboxOrOptions: Sandbox | (NodeSandboxOptions & Adapter),
   adapterOptions: Adapter,
   adapterKeys: readonly string[] = ADAPTER_KEYS,
+  /** Refuses adapter options out of range, before a sandbox is made of the rest. */
+  checkAdapter: (adapter: Adapter) => void = (adapter) =>
+    void checkBodyLimit((adapter as ExpressAdapterOptions).bodyLimit),
 ): { sandbox: Sandbox; adapter: Adapter } {
-  checkAdapterOptionNames(adapterOptions, adapterKeys)
-  if (isSandbox(sandboxOrOptions))
-    return { sandbox: sandboxOrOptions, adapter: adapterOptions }
-  checkOptionNames(sandboxOrOptions, adapterKeys)
-  const sandboxOptions: Record<string, unknown> = {}
-  const adapter: Record<string, unknown> = {
-    ...(adapterOptions as Record<string, unknown>),
-  }
-  for (const [key, value] of Object.entries(sandboxOrOptions)) {
-    if (adapterKeys.includes(key)) adapter[key] ??= value
-    else sandboxOptions[key] = value
-  }
-  return {
-    sandbox: createSandbox(resolveNodeOptions(sandboxOptions as NodeSandboxOptions)),
-    adapter: adapter as Adapter,
+  const ready = isSandbox(sandboxOrOptions)
+  try {
+    checkAdapterOptionNames(adapterOptions, adapterKeys, ready)
+    if (ready) {
+      const adapter = withoutNulls(adapterOptions)
+      checkAdapter(adapter)
+      return { sandbox: sandboxOrOptions, adapter }
+    }
+    checkOptionNames(sandboxOrOptions, adapterKeys)
+    const sandboxOptions: Record<string, unknown> = {}
+    const adapter = withoutNulls(adapterOptions) as Record<string, unknown>
+    for (const [key, value] of Object.entries(sandboxOrOptions)) {
+      if (!adapterKeys.includes(key)) sandboxOptions[key] = value
+      else if (value != null) adapter[key] ??= value
+    }
+    checkAdapter(adapter as Adapter)
+    return {
+      sandbox: createSandbox(resolveNodeOptions(sandboxOptions as NodeSandboxOptions)),
+      adapter: adapter as Adapter,
+    }
+  } catch (error) {
+    // The sandbox was never made: a store among the options lets go of its file.
+    if (!ready) releaseStoreOf(sandboxOrOptions)
+    throw error
   }
 }
 
-function checkBodyLimit(value: number | undefined) {
+/** The adapter's options without those set to null (no option, as for the sandbox's). */
+function withoutNulls<Adapter extends object>(options: Adapter): Adapter {
+  return Object.fromEntries(
+    Object.entries(options ?? {}).filter(([, value]) => value != null),
+  ) as Adapter
+}
+
+/** The body limit in bytes, or a SandboxError naming the option. */
+export function checkBodyLimit(value: number | undefined) {
   if (value === undefined) return DEFAULT_BODY_LIMIT
   if (!Number.isInteger(value) || value < 1 || value > 100 * 1024 * 1024) {
     throw SandboxError.for(

@@ -186,7 +186,7 @@ function checkListenArguments(app: unknown, options: ListenOptions): number {
       'Pass a number such as 4010 (or a string of digits, such as process.env.PORT), or 0 for a free port.',
     )
   }
-  if (host !== undefined && (typeof host !== 'string' || host === '')) {
+  if (host != null && (typeof host !== 'string' || host === '')) {
     throw refuse(
       `host must be a host name or address, got ${quoted(host)}`,
       'Pass "127.0.0.1" (the default), "localhost" or another address of this machine.',

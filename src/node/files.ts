@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { SandboxError } from '../core/errors.js'
 import { resolveFixtures, type Fixtures } from '../core/fixtures.js'
-import type { SandboxOptions } from '../core/sandbox.js'
+import { releaseStoreOf, type SandboxOptions } from '../core/sandbox.js'
 import { checkOptionNames } from '../core/sandbox-options.js'
 import { parseScenario, type Scenario } from '../core/scenarios.js'
 
@@ -133,6 +133,15 @@ export function loadFixturesFile(path: string, maxPets?: number): Fixtures {
 
 /** Turns paths in Node options into data, so the core never touches the file system. */
 export function resolveNodeOptions(options: NodeSandboxOptions): SandboxOptions {
+  try {
+    return readOptionFiles(options)
+  } catch (error) {
+    releaseStoreOf(options)
+    throw error
+  }
+}
+
+function readOptionFiles(options: NodeSandboxOptions): SandboxOptions {
   checkOptionNames(options)
   const { scenario, scenarios, fixtures, ...rest } = options
   const { maxPets } = options

@@ -331,9 +331,13 @@ test('listenSandboxApp refuses what is not an app, a port or a host before it li
   }
 })
 
-test('listenSandboxApp takes a port given as a string of digits, such as process.env.PORT', async () => {
+test('listenSandboxApp takes a port given as a string of digits, such as process.env.PORT, and a null host as none', async () => {
   const { createSandboxApp, listenSandboxApp } = await import('petstore-sandbox/express')
-  const server = await listenSandboxApp(createSandboxApp(), { port: '0' })
+  // host null is no host: the default, 127.0.0.1.
+  const server = await listenSandboxApp(createSandboxApp(), {
+    port: '0',
+    host: null as never,
+  })
   try {
     const address = server.address()
     expect(typeof address === 'object' && address?.port).toBeGreaterThan(0)

@@ -74,6 +74,17 @@ test('an option set to null is no option, in every entry (fixtures: config.fixtu
   await server.sandbox.ready
   expect(server.sandbox.db.pets.count()).toBe(defaults.db.pets.count())
   expect(() => createSandboxApp(nulls)).not.toThrow()
+  // The adapters' own options too, in either argument.
+  const adapterNulls = Object.fromEntries(
+    ['bodyLimit', 'onError', 'allowedOrigins', 'allowedHosts', 'controlToken'].map(
+      (name) => [name, null],
+    ),
+  ) as never
+  expect(() => createSandboxApp(adapterNulls)).not.toThrow()
+  expect(() => createSandboxApp(sandbox, adapterNulls)).not.toThrow()
+  expect(() =>
+    createSandboxMiddleware(sandbox, { bodyLimit: null } as never),
+  ).not.toThrow()
 })
 
 test("msw's own options given to the sandbox say where they belong", () => {
@@ -91,6 +102,10 @@ test("the adapter's own options beside a ready sandbox are checked by name too",
   )
   expect(refused(() => createSandboxApp(sandbox, { seed: 7 } as never))).toBe(
     'Failed to create the Express adapter: "seed" is not an option of the adapter (it is one of the sandbox, which is made already). Give seed to createSandbox(), or pass all the options in the first argument instead of a sandbox.',
+  )
+  // Beside options, the sandbox's option belongs with them.
+  expect(refused(() => createSandboxApp({ seed: 1 }, { count: 5 } as never))).toBe(
+    'Failed to create the Express adapter: "count" is not an option of the adapter (it is one of the sandbox). Put count in the first argument, with the other options of the sandbox.',
   )
   expect(refused(() => createSandboxApp(sandbox, 'x' as never))).toMatch(
     /its options must be an object, got the string "x"/,

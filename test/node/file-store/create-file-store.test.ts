@@ -295,6 +295,54 @@ describe('one owner per file', () => {
     expect(existsSync(`${file}.lock`)).toBe(false)
   })
 
+  test('every entry that refuses its options before making a sandbox lets go of the store too', async () => {
+    const { setupSandboxServer } = await import('petstore-sandbox/node')
+    const { createSandboxApp, createSandboxMiddleware } =
+      await import('petstore-sandbox/express')
+    const refusals: Array<[() => unknown, RegExp]> = [
+      [
+        () =>
+          setupSandboxServer({
+            store: createFileStore(file, quiet),
+            senario: 'x',
+          } as never),
+        /"senario" is not an option of the sandbox/,
+      ],
+      [
+        () =>
+          setupSandboxServer({
+            store: createFileStore(file, quiet),
+            scenario: './none.json',
+          }),
+        /none\.json/,
+      ],
+      [
+        () =>
+          createSandboxApp({ store: createFileStore(file, quiet) }, { seed: 1 } as never),
+        /"seed" is not an option of the adapter \(it is one of the sandbox\)\. Put seed in the first argument/,
+      ],
+      [
+        () =>
+          createSandboxApp({
+            store: createFileStore(file, quiet),
+            allowedOrigins: 'x' as never,
+          }),
+        /allowedOrigins must be an array of strings/,
+      ],
+      [
+        () =>
+          createSandboxMiddleware({ store: createFileStore(file, quiet), bodyLimit: -1 }),
+        /bodyLimit -1 is not a number of bytes/,
+      ],
+    ]
+    for (const [refused, message] of refusals) {
+      expect(refused).toThrow(message)
+      expect(existsSync(`${file}.lock`)).toBe(false)
+    }
+    const sandbox = createSandbox({ count: 1, seed: 7, store: open() })
+    expect((await post(sandbox, 'Corrected')).status).toBe(201)
+  })
+
   test("a refused createSandbox never closes a store of the caller's own making", () => {
     const calls: string[] = []
     const store = {
