@@ -288,7 +288,6 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
 /** The names of the built-in scenarios. */
 export const SCENARIO_NAMES = BUILT_IN_SCENARIOS.map((scenario) => scenario.name)
 
-/** Whether `scenario` is one of the built-in scenarios themselves (not a copy). */
 /** Whether it is a built-in scenario, or the same definition (its shipped file, read again). */
 function isBuiltIn(scenario: Scenario): boolean {
   return BUILT_IN_SCENARIOS.some(

@@ -265,7 +265,7 @@ test("a handler of yours that throws is a 500 saying it was yours, journalled as
       code: 'internal_error',
       status: 500,
       message:
-        'One of your own msw handlers (the handlers option, --handlers) threw on GET /v1/pets/7, so it has no answer: fix that handler, or have it return nothing to let the sandbox answer. Its error went to the server (the CLI prints it; an Express app hands it to onError or to next(error)).',
+        "One of your own msw handlers (the handlers option, --handlers) threw on GET /v1/pets/7, so it has no answer: fix that handler, or have it return nothing to let the sandbox answer. Its error is the server's to report: the CLI prints it, createSandboxApp hands it to its onError, createSandboxMiddleware to next(error).",
     })
     expect(errors).toHaveLength(1)
     expect((errors[0] as Error).name).toBe('HandlerThrewError')
