@@ -17,6 +17,21 @@ async function aliceSandbox() {
   return sandbox
 }
 
+/** The export of a session alice that created 3 pets (ids 3 to 5) over 2 seeded ones. */
+async function threeCreated() {
+  const source = createSandbox({ seed: 42, count: 2 })
+  for (const name of ['A', 'B', 'C'])
+    expect((await alice.post(source, name)).status).toBe(201)
+  return source.exportSession('alice')
+}
+
+/** Imports `data` as the sessions one and two at once: how each ended, in that order. */
+const importBoth = (sandbox: ReturnType<typeof createSandbox>, data: unknown) =>
+  Promise.allSettled([
+    sandbox.importSession('one', data),
+    sandbox.importSession('two', data),
+  ])
+
 describe('sandbox.exportSession and importSession', () => {
   test("a colleague's session, imported into another sandbox, answers the same", async () => {
     const data = await (await aliceSandbox()).exportSession('alice')
@@ -143,16 +158,10 @@ describe('sandbox.exportSession and importSession', () => {
   })
 
   test('imports started together are counted one after the other: the second does not overrun the quota', async () => {
-    const source = createSandbox({ seed: 42, count: 2 })
-    for (const name of ['A', 'B', 'C'])
-      expect((await alice.post(source, name)).status).toBe(201)
-    const data = await source.exportSession('alice')
+    const data = await threeCreated()
     // Room for 4: each import of 3 fits alone, both together do not.
     const shared = createSandbox({ seed: 42, count: 2, maxTotalPets: 4 })
-    const results = await Promise.allSettled([
-      shared.importSession('one', data),
-      shared.importSession('two', data),
-    ])
+    const results = await importBoth(shared, data)
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected'])
     expect((results[1] as PromiseRejectedResult).reason.message).toMatch(
       'The sandbox has room for 1 more created pets',
@@ -205,15 +214,9 @@ describe('sandbox.exportSession and importSession', () => {
   })
 
   test('a session that ends while it is imported (evicted for a newer one) gives back what the import counted', async () => {
-    const source = createSandbox({ seed: 42, count: 2 })
-    for (const name of ['A', 'B', 'C'])
-      expect((await alice.post(source, name)).status).toBe(201)
-    const data = await source.exportSession('alice')
+    const data = await threeCreated()
     const shared = createSandbox({ seed: 42, count: 2, maxTotalPets: 4, maxSessions: 1 })
-    const results = await Promise.allSettled([
-      shared.importSession('one', data),
-      shared.importSession('two', data),
-    ])
+    const results = await importBoth(shared, data)
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled'])
     expect((results[0] as PromiseRejectedResult).reason.message).toMatch(
       'the session ended (deleted, expired or evicted for a newer one) while it was being imported',
