@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { CLOCK_RANGE, createClock, isoTime } from './clock.js'
+import { CLOCK_RANGE, createClock, isoTime, parseIsoDate } from './clock.js'
 
 test('follows real time, shifted by set and advance', () => {
   let real = Date.parse('2027-01-01T00:00:00Z')
@@ -58,4 +58,26 @@ test('advancing by a number that is not one says which (NaN, Infinity), not null
   const clock = createClock({}, () => 0)
   expect(() => clock.advance(Number.NaN)).toThrow('NaN is not a number of seconds')
   expect(() => clock.advance(Infinity)).toThrow('Infinity is not a number of seconds')
+})
+
+test('parseIsoDate takes ISO 8601 dates only, where Date.parse guesses', () => {
+  expect(parseIsoDate('2031-01-01')).toBe(Date.UTC(2031, 0, 1))
+  expect(parseIsoDate('2031-01-01T10:00:00Z')).toBe(Date.UTC(2031, 0, 1, 10))
+  expect(parseIsoDate('2031-01-01T10:00:00.250+02:00')).toBe(
+    Date.UTC(2031, 0, 1, 8, 0, 0, 250),
+  )
+  expect(parseIsoDate('2032-02-29T00:00Z')).toBe(Date.UTC(2032, 1, 29))
+  for (const guess of [
+    '1',
+    '12',
+    'Friday 2030',
+    '2031-02-30T00:00:00Z',
+    '2031-13-01',
+    '2031-01-01T24:00:00Z',
+    '2031-01-01T10:00:00',
+    ' 2031-01-01',
+    '',
+  ]) {
+    expect(parseIsoDate(guess), guess).toBeNaN()
+  }
 })

@@ -51,6 +51,40 @@ function checkRange(ms: number, action: string, shown: string) {
   return ms
 }
 
+/**
+ * An ISO 8601 date ("2031-01-01", "2031-01-01T10:00:00Z", "...+02:00") as epoch ms, or
+ * NaN: what `Date.parse` takes beyond it is refused, since it guesses ("1" is 2001,
+ * "2031-02-30" is 2 March, a time without Z or an offset is the machine's local time).
+ */
+export function parseIsoDate(text: string): number {
+  const parts = ISO_DATE.exec(text)
+  if (!parts) return Number.NaN
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part)))
+  if (
+    (month as number) < 1 ||
+    (month as number) > 12 ||
+    (day as number) < 1 ||
+    (day as number) > daysIn(year as number, month as number) ||
+    (hour as number) > 23 ||
+    (minute as number) > 59 ||
+    (second as number) > 59
+  )
+    return Number.NaN
+  return Date.parse(text)
+}
+
+const ISO_DATE =
+  /^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/
+
+const daysIn = (year: number, month: number) =>
+  new Date(Date.UTC(year, month, 0)).getUTCDate()
+
+/** The rule a date breaks, for messages. */
+export const ISO_DATE_RULE =
+  'must be an ISO 8601 date such as "2031-01-01T00:00:00Z" (a time needs Z or an offset such as +02:00)'
+
 /** Turns a user-supplied instant into epoch ms, or throws a SandboxError naming `field`. */
 export function toEpochMs(instant: string | number | Date, field: string): number {
   const ms =
@@ -58,15 +92,15 @@ export function toEpochMs(instant: string | number | Date, field: string): numbe
       ? instant.getTime()
       : typeof instant === 'number'
         ? instant
-        : typeof instant === 'string' && instant.trim() !== ''
-          ? Date.parse(instant)
+        : typeof instant === 'string'
+          ? parseIsoDate(instant)
           : Number.NaN
   if (!Number.isFinite(ms)) {
     throw SandboxError.for(
       'INVALID_CLOCK',
       `set the clock from "${field}"`,
       `${JSON.stringify(instant)} is not a date`,
-      'Use an ISO 8601 date such as "2031-01-01T00:00:00Z" or epoch milliseconds.',
+      'Use an ISO 8601 date such as "2031-01-01T00:00:00Z" (a time needs Z or an offset such as +02:00), or epoch milliseconds.',
     )
   }
   return checkRange(ms, `set the clock from "${field}"`, JSON.stringify(instant))

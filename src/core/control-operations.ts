@@ -6,6 +6,7 @@ import type { Answer, ControlCall } from './routes.js'
 import type { Sandbox, World } from './sandbox-types.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
 import * as z from 'zod/mini'
+import { ISO_DATE_RULE, parseIsoDate } from './clock.js'
 
 // The operations of the control API (`/__sandbox`); the route table names them.
 
@@ -51,15 +52,15 @@ export function getClock({ session }: ControlCall): Answer {
 }
 
 const CLOCK_USAGE =
-  'Send {"advanceSeconds": 60}, {"now": "2031-01-01T00:00:00Z"}, {"freeze": true} or {"reset": true}; "now" and "freeze" may be combined.'
+  'Send {"advanceSeconds": 60}, {"now": "2031-01-01T00:00:00Z"}, {"freeze": true} or {"reset": true}; fields combine, applied in the order reset, freeze, now, advanceSeconds.'
 
 const clockBody = z
   .strictObject({
     advanceSeconds: z.optional(z.number()),
     now: z.optional(
       z.string().check(
-        z.refine((text) => Number.isFinite(Date.parse(text)), {
-          message: 'must be an ISO 8601 date such as "2031-01-01T00:00:00Z"',
+        z.refine((text) => Number.isFinite(parseIsoDate(text)), {
+          message: ISO_DATE_RULE,
         }),
       ),
     ),

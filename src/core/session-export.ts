@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { Clock, ClockState } from './clock.js'
-import { toEpochMs } from './clock.js'
+import { ISO_DATE_RULE, parseIsoDate, toEpochMs } from './clock.js'
 import { SandboxError } from './errors.js'
 import { checkPetIds } from './ids.js'
 import { describeIssues, typeName } from './describe-issues.js'
@@ -86,8 +86,8 @@ const EXPORT_FIX =
 
 const clockSchema = z.strictObject({
   now: z.string().check(
-    z.refine((text) => Number.isFinite(Date.parse(text)), {
-      message: 'must be an ISO 8601 date such as "2031-01-01T00:00:00Z"',
+    z.refine((text) => Number.isFinite(parseIsoDate(text)), {
+      message: ISO_DATE_RULE,
     }),
   ),
   frozen: z.boolean(),

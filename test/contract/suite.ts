@@ -572,6 +572,31 @@ export function defineContractSuite(
         expect((await call('GET', '/v1/pets?limit=1')).status).toBe(200)
       })
 
+      test.each([
+        '1',
+        '12',
+        'Friday 2030',
+        '2031-02-30T00:00:00Z',
+        '2031-01-01T10:00:00',
+      ])(
+        'a clock "now" of %j, which Date.parse would guess at, is 400 naming the rule',
+        async (now) => {
+          const before = await control('GET', '/__sandbox/clock')
+          const refused = await control('POST', '/__sandbox/clock', { now })
+          expect(refused.status).toBe(400)
+          expect(refused.body.code).toBe('validation_failed')
+          expect(refused.body.message).toContain(
+            'now must be an ISO 8601 date such as "2031-01-01T00:00:00Z" (a time needs Z or an offset such as +02:00)',
+          )
+          expect(refused.body.message).toContain(
+            'fields combine, applied in the order reset, freeze, now, advanceSeconds',
+          )
+          expect((await control('GET', '/__sandbox/clock')).body.now.slice(0, 4)).toBe(
+            before.body.now.slice(0, 4),
+          )
+        },
+      )
+
       test('a clock change with one refused field changes nothing', async () => {
         const before = await control('GET', '/__sandbox/clock')
         const mixed = await control('POST', '/__sandbox/clock', {
