@@ -29,8 +29,8 @@ const WORDS: Record<
   },
   endpoint_removed: {
     message:
-      'GET /pets/{petId} was called after its sunset (5 December 2030) and answered 410 endpoint_removed. In production this call stops working on that date, and every screen built on it breaks.',
-    fix: 'Use GET /pets with the status filter instead of GET /pets/{petId}.',
+      'GET /v1/pets/{petId} was called after its sunset (5 December 2030) and answered 410 endpoint_removed. In production this call stops working on that date, and every screen built on it breaks.',
+    fix: 'Use GET /v1/pets with the status filter instead of GET /v1/pets/{petId}.',
   },
   no_exponential_backoff: {
     message:
@@ -39,8 +39,8 @@ const WORDS: Record<
   },
   deprecated_endpoint: {
     message:
-      'GET /pets/{petId} was used. It is deprecated (see its Deprecation and Sunset headers) and will be removed on 5 December 2030; from then on these calls fail with 410.',
-    fix: `Use GET /pets with the status filter (?status=${PET_STATUSES.join('|')}) instead of GET /pets/{petId}.`,
+      'GET /v1/pets/{petId} was used. It is deprecated (see its Deprecation and Sunset headers) and will be removed on 5 December 2030; from then on these calls fail with 410.',
+    fix: `Use GET /v1/pets with the status filter (?status=${PET_STATUSES.join('|')}) instead of GET /v1/pets/{petId}.`,
   },
   rate_limit_exceeded: {
     message:
@@ -70,7 +70,7 @@ const FIELD_RULES: Record<string, string> = {
   categoryId: 'a positive integer',
   status: `one of ${STATUSES}`,
   limit: 'an integer from 1 to 100 (or left out for the default 20)',
-  petId: 'an integer: the id of a pet, as GET /pets returns it',
+  petId: 'an integer: the id of a pet, as GET /v1/pets returns it',
   body: 'a JSON object (NewPet), e.g. {"name":"Rex","categoryId":1,"status":"available"}',
 }
 

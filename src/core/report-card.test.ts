@@ -164,7 +164,7 @@ describe('each code', () => {
       ['warning', 'deprecated_endpoint', 2],
     ])
     const deprecated = report().findings[1]
-    expect(deprecated?.fix).toMatch(/GET \/pets with the status filter/)
+    expect(deprecated?.fix).toMatch(/GET \/v1\/pets with the status filter/)
   })
 
   test('invalid_request groups 400s by error code and the field the message names', () => {

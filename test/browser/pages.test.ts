@@ -372,7 +372,7 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       .toMatch(/^\d+ requests since .+: 2 warnings\.$/)
     const deprecated = report.locator('.psi-finding[data-code="deprecated_endpoint"]')
     expect(await deprecated.innerText()).toContain(
-      'Fix: Use GET /pets with the status filter',
+      'Fix: Use GET /v1/pets with the status filter',
     )
     const missing = report.locator('.psi-finding[data-code="authentication_failed"]')
     expect(await missing.innerText()).toContain('without an API key')

@@ -187,7 +187,7 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
       const byHeader = await report({ 'x-sandbox-session': 'report-a' })
       expect(byHeader.session).toBe('report-a')
       expect(summary(byHeader.findings)).toEqual(['warning deprecated_endpoint ×1'])
-      expect(byHeader.findings[0]?.fix).toMatch(/GET \/pets with the status filter/)
+      expect(byHeader.findings[0]?.fix).toMatch(/GET \/v1\/pets with the status filter/)
       const byKey = await report({ authorization: `Bearer ${FREE}.report-a` })
       expect(byKey).toEqual(byHeader)
       expect(await report()).toMatchObject({

@@ -66,7 +66,7 @@ test('assertWellBehaved() passes a good client and names what a bad one must fix
   }
   expect(thrown).toBeInstanceOf(SandboxError)
   expect((thrown as SandboxError).message).toMatch(
-    /^Failed to pass the report card of the session "default": 1 finding\(s\) above info\.\n- warning deprecated_endpoint: 1 request\(s\), the latest \d+\. .+ Fix: Use GET \/pets with the status filter/,
+    /^Failed to pass the report card of the session "default": 1 finding\(s\) above info\.\n- warning deprecated_endpoint: 1 request\(s\), the latest \d+\. .+ Fix: Use GET \/v1\/pets with the status filter/,
   )
 })
 
