@@ -77,7 +77,17 @@ describe('the way out a 401 names keeps the client in its session and its scenar
     const expiring = { name: 'expiring', auth: { expireAllKeys: true } }
     const switched = authenticate('Bearer sandbox-free-key', keys, expiring)
     expect(switched.ok ? '' : switched.message).toMatch(
-      /; to leave it, switch back with PUT \/__sandbox\/scenario \{"name":"default"\}/,
+      /; to leave it, switch back with PUT \/__sandbox\/scenario \{"name":"default"\}, or drop/,
+    )
+    // In a session, the switch must name it: without the header it switches the default one.
+    const inSession = authenticate(
+      'Bearer sandbox-free-key.alice',
+      keys,
+      expiring,
+      'alice',
+    )
+    expect(inSession.ok ? '' : inSession.message).toMatch(
+      /; to leave it, switch back with PUT \/__sandbox\/scenario \{"name":"default"\} sent with X-Sandbox-Session: alice, or drop/,
     )
     const keyed = createKeyIndex(defaultApiKeys as ApiKeysFixture, [
       { name: 'expiring', keys: { 'expiring-key': 'free' } },

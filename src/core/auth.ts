@@ -173,8 +173,11 @@ export function howToLeave(
   key: Pick<KnownKey, 'key' | 'scenario'> | undefined,
   session: string | undefined,
 ): string {
-  if (key?.scenario !== scenario.name)
-    return 'to leave it, switch back with PUT /__sandbox/scenario {"name":"default"}, or drop the X-Sandbox-Scenario header if you sent one'
+  if (key?.scenario !== scenario.name) {
+    // Control calls act on the session they name: without it, the default session.
+    const where = session === undefined ? '' : ` sent with X-Sandbox-Session: ${session}`
+    return `to leave it, switch back with PUT /__sandbox/scenario {"name":"default"}${where}, or drop the X-Sandbox-Scenario header if you sent one`
+  }
   return `the key ${key.key} selects it: to leave it, send a key without a scenario, such as ${freeKeyIn(session)}`
 }
 

@@ -34,15 +34,25 @@ export async function putScenario(call: ControlCall): Promise<Answer> {
   if (body instanceof Failure) return body
   const parsed = scenarioBody.safeParse(body.value)
   if (!parsed.success) {
+    const given = body.value as Record<string, unknown> | null
+    const missing = typeof given !== 'object' || given === null || !('name' in given)
+    const misnamed =
+      missing && typeof given === 'object' && given !== null && 'scenario' in given
+        ? ' (the field is name, not scenario)'
+        : ''
     return fail(
       'validation_failed',
-      `Invalid body: name must be a string, e.g. {"name":"rate-limited"}. ${sandbox.scenarios.hint()}`,
+      `Invalid body: ${missing ? `name is required${misnamed}` : 'name must be a string'}, e.g. {"name":"rate-limited"}. ${sandbox.scenarios.hint()}`,
     )
   }
   const { name } = parsed.data
   const world = call.session()
-  if (!world.findScenario(name))
-    return fail('unknown_scenario', world.unknownScenario(name))
+  if (!world.findScenario(name)) {
+    return fail(
+      'unknown_scenario',
+      `The body's name names no scenario: ${world.unknownScenario(name)}`,
+    )
+  }
   world.useScenario(name)
   return ok(scenarioState(sandbox, world))
 }

@@ -20,6 +20,7 @@ import {
   MAX_SCENARIO_TEXT_LENGTH,
 } from './limits.js'
 import { ownRecord } from './own-names.js'
+import { closest } from './suggest.js'
 import { thousands } from './text.js'
 import * as z from 'zod/mini'
 
@@ -373,7 +374,8 @@ export class ScenarioRegistry {
   }
 
   unknownReason(name: string) {
-    return `there is no scenario named ${JSON.stringify(name)}`
+    const meant = closest(name, [...this.#scenarios.keys()])
+    return `there is no scenario named ${JSON.stringify(name)}${meant ? ` (did you mean "${meant}"?)` : ''}`
   }
 
   hint() {

@@ -597,6 +597,28 @@ export function defineContractSuite(
         },
       )
 
+      test('a scenario switch naming none, or with its field misnamed, says which and how', async () => {
+        const misspelt = await control('PUT', '/__sandbox/scenario', {
+          name: 'expird-key',
+        })
+        expect(misspelt.status).toBe(400)
+        expect(misspelt.body.code).toBe('unknown_scenario')
+        expect(misspelt.body.message).toMatch(
+          /^The body's name names no scenario: there is no scenario named "expird-key" \(did you mean "expired-key"\?\)\. Use one of: default, /,
+        )
+        const misnamed = await control('PUT', '/__sandbox/scenario', {
+          scenario: 'default',
+        })
+        expect(misnamed.status).toBe(400)
+        expect(misnamed.body.message).toMatch(
+          /^Invalid body: name is required \(the field is name, not scenario\), e\.g\. \{"name":"rate-limited"\}\./,
+        )
+        const wrongType = await control('PUT', '/__sandbox/scenario', { name: 5 })
+        expect(wrongType.body.message).toMatch(
+          /^Invalid body: name must be a string, e\.g\./,
+        )
+      })
+
       test('a clock change with one refused field changes nothing', async () => {
         const before = await control('GET', '/__sandbox/clock')
         const mixed = await control('POST', '/__sandbox/clock', {
