@@ -90,12 +90,14 @@ describe('scenario files', () => {
   test.each([
     ['keys', '{"__proto__": "free"}'],
     ['rateLimits.plans', '{"__proto__": {"perMinute": 1, "perDay": 1}}'],
+    ['faults', '{"__proto__": {"drop": 1}}'],
+    ['errors', '{"__proto__": {"status": 503, "code": "down"}}'],
   ])(
     'a name "__proto__" in %s is an error naming the file and the field',
     (field, json) => {
       const data = { name: 'odd', description: 'd' } as Record<string, unknown>
-      if (field === 'keys') data.keys = JSON.parse(json)
-      else data.rateLimits = { plans: JSON.parse(json) }
+      if (field === 'rateLimits.plans') data.rateLimits = { plans: JSON.parse(json) }
+      else data[field] = JSON.parse(json)
       expect(thrown(() => parseScenario(data, '/work/odd.json')).message).toMatch(
         new RegExp(
           `^Failed to load the scenario /work/odd\\.json: ${field.replace('.', '\\.')} must not name anything "__proto__"`,

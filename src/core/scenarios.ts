@@ -19,7 +19,7 @@ import {
   MAX_SCENARIO_PLANS,
   MAX_SCENARIO_TEXT_LENGTH,
 } from './limits.js'
-import { ownRecord } from './own-names.js'
+import { hasOwnName } from './own-names.js'
 import { closest } from './suggest.js'
 import { thousands } from './text.js'
 import * as z from 'zod/mini'
@@ -80,14 +80,16 @@ export const scenarioSchema = z.strictObject({
   rateLimits: z.optional(
     z.strictObject({
       plans: z.optional(
-        ownRecord(
-          z.string().check(z.minLength(1), z.maxLength(MAX_SCENARIO_NAME_LENGTH)),
-          planLimitsSchema,
-        ).check(
-          z.refine((plans) => Object.keys(plans).length <= MAX_SCENARIO_PLANS, {
-            message: `must name at most ${MAX_SCENARIO_PLANS} plans`,
-          }),
-        ),
+        z
+          .record(
+            z.string().check(z.minLength(1), z.maxLength(MAX_SCENARIO_NAME_LENGTH)),
+            planLimitsSchema,
+          )
+          .check(
+            z.refine((plans) => Object.keys(plans).length <= MAX_SCENARIO_PLANS, {
+              message: `must name at most ${MAX_SCENARIO_PLANS} plans`,
+            }),
+          ),
       ),
       exhausted: z.optional(z.boolean()),
       ban: z.optional(
@@ -111,7 +113,7 @@ export const scenarioSchema = z.strictObject({
    * only choose its key (a mobile app, Postman, a partner's backend) gets the scenario.
    */
   keys: z.optional(
-    ownRecord(
+    z.record(
       z
         .string()
         .check(
@@ -185,6 +187,7 @@ export function parseScenario(
 ): Scenario {
   // A scenario parsed before (a file, then the options) keeps naming its first source.
   const source = (isObject(data) && sources.get(data)) || given
+  checkProtoNames(data, `${action} the scenario ${source}`)
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(
@@ -255,6 +258,34 @@ function checkPlanNames(scenario: Scenario, plans: readonly string[], action: st
         ? "Name one of those plans, or add the plan to the fixtures' apiKeys.plans (see docs/options.md#fixtures)."
         : `Write ${JSON.stringify(meant)}: plan names are case-sensitive.`,
     )
+  }
+}
+
+/** The records of a scenario, by path, whose names the sandbox looks up. */
+const RECORDS = [['keys'], ['rateLimits', 'plans'], ['errors'], ['faults']]
+
+/**
+ * Refuses a record that names something "__proto__", before the schema reads it: a
+ * parser drops that name silently (assigning it would replace the prototype), so a key,
+ * plan, error or fault of that name would vanish. Checked here rather than in the schema,
+ * so that the schema stays a plain record in the OpenAPI documents.
+ */
+export function checkProtoNames(data: unknown, action: string) {
+  for (const path of RECORDS) {
+    let node: unknown = data
+    for (const field of path)
+      node =
+        isObject(node) && hasOwnName(node, field)
+          ? (node as Record<string, unknown>)[field]
+          : undefined
+    if (isObject(node) && hasOwnName(node, '__proto__')) {
+      throw SandboxError.for(
+        'INVALID_SCENARIO',
+        action,
+        `${path.join('.')} must not name anything "__proto__": JavaScript objects cannot hold that name, so it would be lost`,
+        'Rename it.',
+      )
+    }
   }
 }
 

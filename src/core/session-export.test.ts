@@ -333,3 +333,19 @@ test('parseSessionExport throws a SandboxError naming the source and the field, 
       'Failed to import the session from alice.json: format is "nope"; it must be "petstore-sandbox/session@1". Use what GET /__sandbox/export (or sandbox.exportSession()) returned, unchanged; see docs/sessions-carry.md.',
   })
 })
+
+test('a carried scenario whose record names "__proto__" is refused naming it, not dropped', () => {
+  const sandbox = createSandbox({ seed: 42, count: 3 })
+  const world = sandbox.session('alice') as SandboxWorld
+  const data = JSON.parse(
+    JSON.stringify(
+      exportOf(world, [
+        { name: 'odd', description: 'd', faults: { '*': { drop: 0.5 } } },
+      ]),
+    ).replace('"*"', '"__proto__"'),
+  )
+  const checked = checkSessionExport(data)
+  expect(checked.ok ? '' : checked.message).toBe(
+    'from.scenarios[0].faults must not name anything "__proto__": JavaScript objects cannot hold that name, so it would be lost',
+  )
+})

@@ -6,7 +6,12 @@ import { checkPetIds } from './ids.js'
 import { describeIssues, typeName } from './describe-issues.js'
 import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
-import { parseScenario, scenarioSchema, type Scenario } from './scenarios.js'
+import {
+  checkProtoNames,
+  parseScenario,
+  scenarioSchema,
+  type Scenario,
+} from './scenarios.js'
 import { STATE_FORMAT } from './store.js'
 import { MAX_DEFINED_SCENARIOS } from './defined-scenarios.js'
 
@@ -181,6 +186,15 @@ export function checkSessionExport(
           ? ' (an export of another version of petstore-sandbox: export it again with this one)'
           : ''
     return problem(`${field('format')} ${given}; it must be "${SESSION_FORMAT}"${hint}`)
+  }
+  // A record naming "__proto__" in a carried scenario, which the parse would drop.
+  const carried = (value as { scenarios?: unknown }).scenarios
+  for (const [index, scenario] of (Array.isArray(carried) ? carried : []).entries()) {
+    try {
+      checkProtoNames(scenario, '')
+    } catch (error) {
+      return problem(`${field(`scenarios[${index}]`)}.${reasonOf(error)}`)
+    }
   }
   // Parsed inside an object named after the root, so zod's paths read `from.pets[3].name`.
   const schema =
