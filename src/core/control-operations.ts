@@ -115,8 +115,26 @@ export async function setClock(call: ControlCall): Promise<Answer> {
   return ok(clock.state())
 }
 
-const positiveInteger = z.optional(z.coerce.number().check(z.int(), z.gte(1)))
-const idQuery = z.optional(z.coerce.number().check(z.int(), z.gte(0)))
+/**
+ * A query parameter of digits, given at most once, as a number of at least `min`;
+ * undefined when left out, NaN when it is something else ("0x10", "1e3", " 5", twice),
+ * as `limit` of /v1 is read.
+ */
+function digitsQuery(url: URL, name: string, min: number): number | undefined {
+  const values = url.searchParams.getAll(name)
+  if (values.length === 0) return undefined
+  const raw = values[0] as string
+  const value = values.length === 1 && /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN
+  return value >= min ? value : Number.NaN
+}
+
+/** What a query parameter was given as, for messages. */
+const givenAs = (url: URL, name: string) => {
+  const values = url.searchParams.getAll(name)
+  return values.length > 1
+    ? `${values.length} values`
+    : JSON.stringify((values[0] ?? '').slice(0, 20))
+}
 
 /**
  * `GET /__sandbox/requests?limit=N&after=ID`: the journal, newest first. `after` makes it
@@ -124,25 +142,23 @@ const idQuery = z.optional(z.coerce.number().check(z.int(), z.gte(0)))
  * when the session's journal started again), which works in every runtime alike.
  */
 export function listRequests({ session, url }: ControlCall): Answer {
-  const raw = url.searchParams.get('limit')
-  const limit = positiveInteger.safeParse(raw ?? undefined)
-  if (!limit.success || raw?.trim() === '') {
+  const limit = digitsQuery(url, 'limit', 1)
+  if (Number.isNaN(limit)) {
     return fail(
       'validation_failed',
-      `Invalid query: limit must be a positive integer, got ${JSON.stringify(raw?.slice(0, 20))}.`,
+      `Invalid query: limit must be a positive integer, given once, got ${givenAs(url, 'limit')}.`,
     )
   }
-  const rawAfter = url.searchParams.get('after')
-  const after = idQuery.safeParse(rawAfter ?? undefined)
-  if (!after.success || rawAfter?.trim() === '') {
+  const after = digitsQuery(url, 'after', 0)
+  if (Number.isNaN(after)) {
     return fail(
       'validation_failed',
-      `Invalid query: after must be the id of a journal entry (an integer from 0), got ${JSON.stringify(rawAfter?.slice(0, 20))}.`,
+      `Invalid query: after must be the id of a journal entry (an integer from 0), given once, got ${givenAs(url, 'after')}.`,
     )
   }
   const { journal } = session()
   return ok({
-    requests: journal.recent(limit.data, after.data),
+    requests: journal.recent(limit, after),
     lastId: journal.lastId,
   })
 }

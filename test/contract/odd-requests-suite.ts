@@ -175,6 +175,27 @@ export function defineOddRequestsSuite(
         expect(await state()).toEqual(before)
       })
 
+      test.each([
+        ['limit=0x10', 'limit', '"0x10"'],
+        ['limit=1e3', 'limit', '"1e3"'],
+        ['limit=%205', 'limit', '" 5"'],
+        ['limit=2&limit=3', 'limit', '2 values'],
+        ['after=-1', 'after', '"-1"'],
+        ['after=1.5', 'after', '"1.5"'],
+      ])(
+        'GET /__sandbox/requests?%s is 400 naming %s, read as /v1 reads limit',
+        async (query, name, given) => {
+          const reply = await send('GET', `/__sandbox/requests?${query}`)
+          expect(reply.status).toBe(400)
+          expect(json(reply).code).toBe('validation_failed')
+          expect(json(reply).message).toMatch(
+            new RegExp(
+              `^Invalid query: ${name} must be .*, given once, got ${given.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.$`,
+            ),
+          )
+        },
+      )
+
       test('a well-formed escape in a session id is decoded', async () => {
         await send('GET', '/v1/pets?limit=1', `${FREE}.A-1`)
         expect((await send('DELETE', '/__sandbox/sessions/%41-1', null)).status).toBe(204)
