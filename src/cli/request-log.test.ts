@@ -33,3 +33,28 @@ test('the JSON log keeps the mark and the status 0 of the journal', () => {
     dropped: true,
   })
 })
+
+test('the key column says "no valid key" for a 401 only, and a 410 says the endpoint was removed', () => {
+  const { dropped: _dropped, key: _key, plan: _plan, ...answered } = dropped
+  const plain = (entry: Partial<JournalEntry>) =>
+    formatRequest(
+      { ...answered, ...entry } as JournalEntry,
+      'pretty',
+      (_color, text) => text,
+    )
+  expect(plain({ status: 401, code: 'missing_api_key' })).toMatch(/ no valid key \[/)
+  expect(plain({ status: 400, code: 'unknown_scenario' })).toMatch(/ key not checked \[/)
+  expect(
+    plain({
+      status: 410,
+      code: 'endpoint_removed',
+      key: 'sandbox-free-key',
+      deprecated: true,
+    }),
+  ).toMatch(
+    /⚠ removed endpoint: GET \/v1\/pets\/\{petId\} was removed on 5 December 2030/,
+  )
+  expect(plain({ status: 200, key: 'sandbox-free-key', deprecated: true })).toMatch(
+    /⚠ deprecated endpoint: GET \/v1\/pets\/\{petId\} is removed on 5 December 2030/,
+  )
+})

@@ -25,11 +25,19 @@ export function formatRequest(
   const status = entry.dropped
     ? paint(RED, 'dropped (no answer)')
     : paint(color, `${entry.status}${entry.code ? ` ${entry.code}` : ''}`)
+  // A request refused before its key was read (an unknown scenario, a bad path) had no
+  // key checked: "no valid key" is for the 401s.
   const key = entry.key
     ? `${entry.key}${entry.plan ? ` (${entry.plan})` : ''}`
-    : 'no valid key'
+    : entry.status === 401
+      ? 'no valid key'
+      : 'key not checked'
   const warnings: string[] = []
-  if (entry.deprecated) {
+  if (entry.code === 'endpoint_removed') {
+    warnings.push(
+      'removed endpoint: GET /v1/pets/{petId} was removed on 5 December 2030, use GET /v1/pets with the status filter',
+    )
+  } else if (entry.deprecated) {
     warnings.push(
       'deprecated endpoint: GET /v1/pets/{petId} is removed on 5 December 2030, use GET /v1/pets with the status filter',
     )
