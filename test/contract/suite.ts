@@ -545,6 +545,9 @@ export function defineContractSuite(
         expect(reply.status).toBe(429)
         expect(reply.body.code).toBe('api_key_temporarily_banned')
         expect(reply.headers.get('retry-after')).toBe('300')
+        expect(reply.body.message).toMatch(
+          /Wait 300 s \(Retry-After\) and back off exponentially after every 429\. In the sandbox, POST \/__sandbox\/reset lifts the ban at once/,
+        )
         await advance(60)
         reply = await call('GET', '/v1/pets')
         expect(reply.body.code).toBe('api_key_temporarily_banned')
