@@ -44,7 +44,10 @@ function newest(path) {
 
 /** Why dist/ must be rebuilt, or undefined when it is current. */
 export function staleReason() {
-  if (!existsSync(STAMP)) return 'dist/ was not built by npm run build'
+  if (!existsSync(STAMP))
+    return existsSync(join(root, 'dist'))
+      ? 'dist/ was not built by npm run build'
+      : 'first run: dist/ is built once, in about a minute'
   const built = statSync(STAMP).mtimeMs
   for (const input of INPUTS) {
     const found = newest(join(root, input))
