@@ -44,6 +44,9 @@ test('the key column says "no valid key" for a 401 only, and a 410 says the endp
     )
   expect(plain({ status: 401, code: 'missing_api_key' })).toMatch(/ no valid key \[/)
   expect(plain({ status: 400, code: 'unknown_scenario' })).toMatch(/ key not checked \[/)
+  expect(plain({ status: 200, key: 'sandbox-free-key', session: 'alice' })).toMatch(
+    / sandbox-free-key \[flaky-network\] session alice$/,
+  )
   expect(
     plain({
       status: 410,

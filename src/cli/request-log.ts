@@ -6,7 +6,7 @@ import type { LogFormat } from './flags.js'
  * One line per /v1 request: time, request id (`#42`: GET /__sandbox/requests/42, or the
  * inspector's #request-42), method, path, status (and error code) or "dropped"
  * (docs/faults.md), who answered when it was one of the user's own handlers, duration,
- * key and plan, scenario, plus a warning when the client called the deprecated endpoint or
+ * key and plan, scenario, session (when not the default one), plus a warning when the client called the deprecated endpoint or
  * ignored a 429's Retry-After, the two habits the real API punishes.
  */
 export function formatRequest(
@@ -53,5 +53,8 @@ export function formatRequest(
     warnings.length > 0 ? `  ${paint(YELLOW, `⚠ ${warnings.join('; ')}`)}` : ''
   // An answer of the user's own handler (--handlers) is theirs, not the sandbox's.
   const override = entry.override ? ` ${paint(CYAN, '(your handler)')}` : ''
-  return `${paint(DIM, `${time} #${entry.id}`)} ${paint(BOLD, entry.method)} ${entry.path} ${status}${override} ${paint(DIM, `${entry.durationMs} ms`)} ${key} ${paint(CYAN, `[${entry.scenario}]`)}${warning}`
+  // A session's requests name it: on a shared server, whose request this was.
+  const session =
+    entry.session === undefined ? '' : ` ${paint(CYAN, `session ${entry.session}`)}`
+  return `${paint(DIM, `${time} #${entry.id}`)} ${paint(BOLD, entry.method)} ${entry.path} ${status}${override} ${paint(DIM, `${entry.durationMs} ms`)} ${key} ${paint(CYAN, `[${entry.scenario}]`)}${session}${warning}`
 }
