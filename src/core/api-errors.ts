@@ -38,6 +38,7 @@ export const API_ERROR_STATUS = {
   request_header_fields_too_large: 431,
   internal_error: 500,
   not_implemented: 501,
+  service_unavailable: 503,
   storage_failed: 507,
   storage_full: 507,
 } as const satisfies Record<string, number>

@@ -23,6 +23,7 @@ import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { readBody } from './read-body.js'
+import { TransferBudget } from './transfer-budget.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 
@@ -88,6 +89,8 @@ export interface MiddlewareInternals {
    * trust it, so that such a page cannot make sessions (docs/security.md).
    */
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
+  /** The budget of large transfers (tests give a small one); default, one of its own. */
+  transferBudget?: TransferBudget
 }
 
 /** Options of the Express adapter itself. */
@@ -136,6 +139,7 @@ export function buildSandboxMiddleware(
 ): SandboxMiddleware {
   const limit = checkBodyLimit(adapter.bodyLimit)
   const { fastPath, overridesEverywhere, untrustedOrigin } = internals
+  const budget = internals.transferBudget ?? new TransferBudget()
   const port = portOf(sandbox)
 
   // What the adapter knows of its requests besides the Fetch Request (the body it read,
@@ -201,7 +205,19 @@ export function buildSandboxMiddleware(
         body = parsedBody(req.body)
       } else if (hasBody(req)) {
         const taken = bodyLimitOf(req.method, url.pathname, limit)
-        const read = await readBody(req, taken)
+        // A large body (an import) holds its bytes while it comes: it waits for room.
+        const declared = Number(req.headers['content-length'])
+        const expected = declared >= 0 && declared <= taken ? declared : taken
+        if (!budget.take(expected)) {
+          res.setHeader('connection', 'close')
+          const refused = port.refuse(
+            toFetchRequest(req, url),
+            budget.busy('body'),
+            target,
+          )
+          return sendReply(refused, res)
+        }
+        const read = await readBody(req, taken).finally(() => budget.give(expected))
         if (!Buffer.isBuffer(read)) {
           const refused = port.refuse(
             toFetchRequest(req, url),
@@ -244,7 +260,7 @@ export function buildSandboxMiddleware(
         // writeHead), and the connection goes, keep-alive or not: a client retries on a
         // new one.
         if (reply.dropped) return void res.destroy()
-        return sendReply(reply, res)
+        return sendReply(reply, res, budget)
       }
       if (!response) return next()
       port.recordOverride(request, response.status)

@@ -1,17 +1,40 @@
 import type { ServerResponse } from 'node:http'
-import type { Reply } from '../core/reply.js'
+import { errorReply } from '../core/api-errors.js'
+import { REQUEST_ID_HEADER, type Reply } from '../core/reply.js'
+import type { TransferBudget } from './transfer-budget.js'
 
 /**
  * Writes a reply of the core in one `writeHead` and one `end`, with a Content-Length so
  * small JSON bodies are not chunked and leave in the same packet as the head. Headers
  * set earlier (CORS) are kept; the reply's own win.
  */
-export function sendReply(reply: Reply, outgoing: ServerResponse) {
+export function sendReply(
+  reply: Reply,
+  outgoing: ServerResponse,
+  /** Where a large answer (an export) waits for room; see transfer-budget.ts. */
+  budget?: TransferBudget,
+) {
   const headers: string[] = []
   for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
   // A 204 has no body, and so no Content-Length (RFC 9110).
-  if (reply.status !== 204)
-    headers.push('content-length', String(Buffer.byteLength(reply.text)))
+  const length = reply.status === 204 ? 0 : Buffer.byteLength(reply.text)
+  if (budget && length >= budget.large) {
+    if (!budget.take(length)) {
+      // The Error body, under the answer's request id (its other headers were its own).
+      const id = reply.headers[REQUEST_ID_HEADER]
+      sendReply(
+        errorReply(
+          budget.busy('answer'),
+          id === undefined ? {} : { [REQUEST_ID_HEADER]: id },
+        ),
+        outgoing,
+      )
+      return
+    }
+    // Held until the client took it all, or went.
+    outgoing.once('close', () => budget.give(length))
+  }
+  if (reply.status !== 204) headers.push('content-length', String(length))
   outgoing.writeHead(reply.status, headers)
   outgoing.end(reply.status === 204 ? undefined : reply.text)
 }

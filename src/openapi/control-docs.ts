@@ -170,6 +170,9 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
     parameters: [sessionHeader],
     responses: {
       '200': controlResponse('The journal as HAR.', 'Har'),
+      '503': controlResponse(
+        'The standalone server holds 64 MiB of large answers (1 MiB or more) in flight at most, and other clients use it now (service_unavailable): send again after Retry-After.',
+      ),
       ...pathErrors('control'),
     },
   },
@@ -180,6 +183,9 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
     parameters: [sessionHeader],
     responses: {
       '200': controlResponse('The export.', 'SessionExport'),
+      '503': controlResponse(
+        'The standalone server holds 64 MiB of large answers (1 MiB or more) in flight at most, and other clients use it now (service_unavailable): send again after Retry-After.',
+      ),
       ...pathErrors('control'),
     },
   },
@@ -220,6 +226,9 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
         'With from: a body over 16 MiB on the standalone server (payload_too_large); an export imports without its journal.',
       ),
       '415': NOT_JSON,
+      '503': controlResponse(
+        'With from: the standalone server holds 64 MiB of large request bodies (1 MiB or more) in flight at most, and other clients use it now (service_unavailable): send again after Retry-After.',
+      ),
       '507': controlResponse(
         'With from: the export holds more created pets than a world keeps (maxPets) or than the sandbox has room for across its worlds (maxTotalPets): storage_full, as for a create. The session is not made.',
       ),

@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import express from 'express'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createSandbox } from 'petstore-sandbox/express'
+import { buildSandboxMiddleware } from '../../src/express/create-sandbox-middleware.js'
+import { TransferBudget } from '../../src/express/transfer-budget.js'
+
+// Large bodies and answers (imports, exports) hold their bytes while a slow client sends
+// or reads them: one budget per server bounds them all (docs/server.md, limits).
+
+describe('TransferBudget', () => {
+  test('small transfers never wait; large ones share the budget; one alone may pass it', () => {
+    const budget = new TransferBudget(4096, 1024)
+    expect(budget.take(1023)).toBe(true)
+    expect(budget.used).toBe(0)
+    expect(budget.take(3000)).toBe(true)
+    expect(budget.take(2000)).toBe(false)
+    expect(budget.take(1096)).toBe(true)
+    expect(budget.used).toBe(4096)
+    budget.give(3000)
+    budget.give(1096)
+    expect(budget.used).toBe(0)
+    // Larger than the whole budget: passes when it is the only one.
+    expect(budget.take(10_000)).toBe(true)
+    expect(budget.take(1024)).toBe(false)
+  })
+})
+
+describe('a server whose large transfers fill the budget answers 503 until there is room', () => {
+  const budget = new TransferBudget(8192, 1024)
+  const sandbox = createSandbox({ seed: 42, count: 50 })
+  let server: Server
+  let origin: string
+  beforeAll(async () => {
+    const app = express()
+    app.use(buildSandboxMiddleware(sandbox, {}, { transferBudget: budget }))
+    await new Promise<void>((resolve) => {
+      server = app.listen(0, '127.0.0.1', () => resolve())
+    })
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const othersInFlight = () => budget.take(8192)
+
+  test('an export (an answer of 1 KiB or more)', async () => {
+    expect(othersInFlight()).toBe(true)
+    const busy = await fetch(`${origin}/__sandbox/export`)
+    expect(busy.status).toBe(503)
+    expect(busy.headers.get('retry-after')).toBe('1')
+    expect(busy.headers.get('x-sandbox-request-id')).toMatch(/^\d+$/)
+    const body = await busy.json()
+    expect(body).toMatchObject({ code: 'service_unavailable', status: 503 })
+    expect(body.message).toMatch(
+      /^The server holds 8 KiB of large answers in flight at most/,
+    )
+    budget.give(8192)
+    const sent = await fetch(`${origin}/__sandbox/export`)
+    expect(sent.status).toBe(200)
+    const data = await sent.json()
+    expect(data.pets).toHaveLength(50)
+    // Given back once the client has it all.
+    await expect.poll(() => budget.used).toBe(0)
+  })
+
+  test('an import (a body of 1 KiB or more), refused before it is read', async () => {
+    const data = await (await fetch(`${origin}/__sandbox/export`)).json()
+    const post = () =>
+      fetch(`${origin}/__sandbox/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'imported', from: data }),
+      })
+    expect(othersInFlight()).toBe(true)
+    const busy = await post()
+    expect(busy.status).toBe(503)
+    expect(busy.headers.get('connection')).toBe('close')
+    expect((await busy.json()).message).toMatch(/large request bodies in flight/)
+    expect(sandbox.sessions()).toEqual([])
+    budget.give(8192)
+    expect((await post()).status).toBe(201)
+    expect(budget.used).toBe(0)
+  })
+
+  test('/v1 answers and small bodies never wait', async () => {
+    expect(othersInFlight()).toBe(true)
+    const headers = { authorization: 'Bearer sandbox-free-key' }
+    // (Under 1 KiB here; a /v1 answer is at most 100 pets, far under the 1 MiB of a server.)
+    expect((await fetch(`${origin}/v1/pets?limit=5`, { headers })).status).toBe(200)
+    const created = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
+    budget.give(8192)
+  })
+})
