@@ -6,11 +6,13 @@ import { createSandbox, createSandboxMiddleware } from 'petstore-sandbox/express
 import { cliFastPath } from '../../src/cli/fast-path.js'
 import { buildSandboxMiddleware } from '../../src/express/create-sandbox-middleware.js'
 import { rawRequest as rawSocket } from '../hostile/raw-http.js'
+import { listenOnLoopback } from './start-app.js'
 
 const FREE = { authorization: 'Bearer sandbox-free-key' }
 const sandbox = createSandbox({ seed: 42 })
 let server: Server
 let origin: string
+let close: () => Promise<void>
 
 beforeAll(async () => {
   // A user's own app: the sandbox mounted under /mock, beside their routes and a body
@@ -21,15 +23,9 @@ beforeAll(async () => {
   app.use('/parsed', express.json(), createSandboxMiddleware(sandbox))
   // The CLI's way through its pinned msw (test/cli/fast-path.test.ts holds it to msw).
   app.use('/fast', buildSandboxMiddleware(sandbox, {}, { fastPath: cliFastPath }))
-  await new Promise<void>((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => resolve())
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  ;({ server, origin, close } = await listenOnLoopback(app))
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
+afterAll(() => close())
 
 test('mounted under a path, it serves the API and the control endpoints below it', async () => {
   const pets = await fetch(`${origin}/mock/v1/pets?limit=2`, { headers: FREE })
@@ -230,12 +226,9 @@ test("a handler of the user's that throws reaches the app's error handler throug
       res.status(500).json({ mine: true })
     },
   )
-  const mine = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening))
-  })
+  const mine = await listenOnLoopback(app)
   try {
-    const port = (mine.address() as AddressInfo).port
-    const response = await fetch(`http://127.0.0.1:${port}/v1/pets/7`, { headers: FREE })
+    const response = await fetch(`${mine.origin}/v1/pets/7`, { headers: FREE })
     expect(response.status).toBe(500)
     expect(await response.json()).toEqual({ mine: true })
     expect(heard.map((error) => error.name)).toEqual(['HandlerThrewError'])
@@ -246,7 +239,6 @@ test("a handler of the user's that throws reaches the app's error handler throug
       override: true,
     })
   } finally {
-    mine.closeAllConnections()
-    await new Promise((resolve) => mine.close(resolve))
+    await mine.close()
   }
 })

@@ -1,3 +1,9 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   createSandboxApp,
@@ -19,6 +25,27 @@ export async function startApp(options: SandboxAppOptions = {}) {
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      }),
+  }
+}
+
+/**
+ * Listens with a user's own Express app (`express()` and the middleware) on 127.0.0.1 and
+ * a free port; `close` ends every connection.
+ */
+export async function listenOnLoopback(
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+) {
+  const server = await new Promise<Server>((resolve) => {
+    const listening = createServer(app).listen(0, '127.0.0.1', () => resolve(listening))
+  })
+  return {
+    server,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
         server.closeAllConnections()
       }),
   }

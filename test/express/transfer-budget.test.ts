@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox } from 'petstore-sandbox/express'
 import { buildSandboxMiddleware } from '../../src/express/create-sandbox-middleware.js'
 import { TransferBudget } from '../../src/express/transfer-budget.js'
+import { listenOnLoopback } from './start-app.js'
 
 // Large bodies and answers (imports, exports) hold their bytes while a slow client sends
 // or reads them: one budget per server bounds them all (docs/server.md, limits).
@@ -30,20 +29,14 @@ describe('TransferBudget', () => {
 describe('a server whose large transfers fill the budget answers 503 until there is room', () => {
   const budget = new TransferBudget(8192, 1024)
   const sandbox = createSandbox({ seed: 42, count: 50 })
-  let server: Server
   let origin: string
+  let close: () => Promise<void>
   beforeAll(async () => {
     const app = express()
     app.use(buildSandboxMiddleware(sandbox, {}, { transferBudget: budget }))
-    await new Promise<void>((resolve) => {
-      server = app.listen(0, '127.0.0.1', () => resolve())
-    })
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    ;({ origin, close } = await listenOnLoopback(app))
   })
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
+  afterAll(() => close())
   const othersInFlight = () => budget.take(8192)
 
   test('an export (an answer of 1 KiB or more)', async () => {
