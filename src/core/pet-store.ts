@@ -91,7 +91,7 @@ export class PetStore implements PetData {
     if (this.#pets) return this.#pets
     const pets = new Collection({ schema: petSchema })
     this.#pets = pets
-    this.#fill(this.#seed.pets, this.#created?.values())
+    fillCollection(pets, this.#seed.pets, this.#created?.values())
     // Tests may change the collection themselves: an update replaces a record, a delete
     // removes one, a create adds one the index has not seen. The index is rebuilt before
     // its next use, so GET /v1/pets/{petId} answers what GET /v1/pets lists.
@@ -334,21 +334,16 @@ export class PetStore implements PetData {
     this.#created = undefined
     this.#byId = undefined
     this.#stale = false
-    if (this.#pets) this.#fill(seed.pets)
+    if (this.#pets) fillCollection(this.#pets, seed.pets)
     this.#countCreated(0)
   }
 
   /** Replaces the pets with these records, which have ids and are in id order; the full index serves them. */
   #load(records: readonly Pet[]): void {
-    this.#fill(records)
+    fillCollection(this.collection, records)
     this.#byId = new Map()
     this.#stale = true
     this.#nextId = (records.at(-1)?.id ?? 0) + 1
-  }
-
-  /** Puts these records in its collection, replacing what it held. */
-  #fill(records: readonly Pet[], more: Iterable<Pet> = []): void {
-    fillCollection(this.collection, records, more)
   }
 
   #countCreated(count: number): void {
