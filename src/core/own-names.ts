@@ -29,11 +29,36 @@ export function ownRecord<
 >(key: Key, value: Value) {
   return z.pipe(
     z.custom<unknown>((input) => !hasOwnName(asObject(input), '__proto__'), {
-      message:
-        'must not name anything "__proto__": JavaScript objects cannot hold that name, so it would be lost; rename it',
+      message: `${PROTO_NAME_REASON}; rename it`,
     }),
     z.record(key, value),
   )
+}
+
+/** What a record that names something "__proto__" is told. */
+export const PROTO_NAME_REASON =
+  'must not name anything "__proto__": JavaScript objects cannot hold that name, so it would be lost'
+
+/**
+ * The first record of `data` (each given by its path of fields) that names something
+ * "__proto__", as "rateLimits.plans", or undefined. For data read before a schema that
+ * must stay a plain record (an OpenAPI document shows it), where {@link ownRecord}'s
+ * pipe would hide the record's shape.
+ */
+export function protoNamedRecord(
+  data: unknown,
+  paths: readonly (readonly string[])[],
+): string | undefined {
+  for (const path of paths) {
+    let node = asObject(data)
+    for (const field of path) {
+      node = hasOwnName(node, field)
+        ? asObject((node as Record<string, unknown>)[field])
+        : undefined
+    }
+    if (hasOwnName(node, '__proto__')) return path.join('.')
+  }
+  return undefined
 }
 
 function asObject(input: unknown): object | undefined {

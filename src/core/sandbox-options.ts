@@ -250,3 +250,17 @@ export function parsePersistedState(
     'Point --persist at a new file, or delete this one to start from the seeded data.',
   )
 }
+
+/**
+ * Options without those set to null: `null` is no option, as `undefined` is
+ * (`fixtures: config.fixtures ?? null`), for the sandbox's options and the adapters'
+ * alike. What is not an object is left as it is, for the checks to name.
+ */
+export function withoutNulls<Options>(options: Options): Options {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    return options
+  if (!Object.values(options).includes(null)) return options
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== null),
+  ) as Options
+}

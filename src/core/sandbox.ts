@@ -16,16 +16,13 @@ import {
   DEFAULT_JOURNAL_SIZE,
   DEFAULT_SEED,
   parsePersistedState,
+  withoutNulls,
 } from './sandbox-options.js'
 import { createPipeline } from './pipeline.js'
 import { registerPort } from './sandbox-port.js'
 import type { Sandbox, SandboxOptions, SandboxState, World } from './sandbox-types.js'
-import {
-  BUILT_IN_SCENARIOS,
-  parseScenario,
-  ScenarioRegistry,
-  type Scenario,
-} from './scenarios.js'
+import { ScenarioRegistry } from './scenario-registry.js'
+import { BUILT_IN_SCENARIOS, parseScenario, type Scenario } from './scenarios.js'
 import { generatePets } from './seed.js'
 import { createSessionCarrying } from './session-carry.js'
 import {
@@ -35,7 +32,7 @@ import {
   isSessionId,
   SessionRegistry,
 } from './sessions.js'
-import { STATE_FORMAT, type SandboxStore } from './store.js'
+import { attachStore, releaseStoreOf, STATE_FORMAT } from './store.js'
 import { SandboxWorld, type Shared } from './world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'
@@ -74,43 +71,6 @@ export function createSandbox(given: SandboxOptions = {}): Sandbox {
     // and stays usable; it is not closed.
     releaseStoreOf(options)
     throw error
-  }
-}
-
-/**
- * The options could not make a sandbox (createSandbox threw, or an entry refused them
- * before it): their store, given to no sandbox, lets go of what it holds (a file's lock)
- * and stays usable. Every entry that refuses options calls it.
- */
-export function releaseStoreOf(options: unknown): void {
-  const store = (options as SandboxOptions | null | undefined)?.store
-  if (store && typeof store === 'object' && !attachedStores.has(store)) {
-    releaseQuietly(store)
-  }
-}
-
-/**
- * The options without those set to null: `null` is no option, as `undefined` is
- * (`fixtures: config.fixtures ?? null`). What is not an object is left for the checks.
- */
-function withoutNulls(options: SandboxOptions): SandboxOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    return options
-  if (!Object.values(options).includes(null)) return options
-  return Object.fromEntries(
-    Object.entries(options).filter(([, value]) => value !== null),
-  ) as SandboxOptions
-}
-
-/** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
-const attachedStores = new WeakSet<object>()
-
-/** Lets a store whose sandbox could not be made release its hold; its failure is not the caller's error. */
-function releaseQuietly(store: SandboxStore) {
-  try {
-    store.release?.()
-  } catch {
-    // The option error is what the caller needs to hear.
   }
 }
 
@@ -395,9 +355,6 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
 
   ;(sandbox as { handlers: unknown }).handlers = createSandboxHandlers(sandbox)
   // A store that holds data (a file) restores it now: requests wait for it.
-  if (options.store) {
-    attachedStores.add(options.store)
-    options.store.attach?.(sandbox)
-  }
+  if (options.store) attachStore(options.store, sandbox)
   return sandbox
 }

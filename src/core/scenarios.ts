@@ -19,8 +19,7 @@ import {
   MAX_SCENARIO_PLANS,
   MAX_SCENARIO_TEXT_LENGTH,
 } from './limits.js'
-import { hasOwnName } from './own-names.js'
-import { closest } from './suggest.js'
+import { PROTO_NAME_REASON, protoNamedRecord } from './own-names.js'
 import { thousands } from './text.js'
 import * as z from 'zod/mini'
 
@@ -261,31 +260,25 @@ function checkPlanNames(scenario: Scenario, plans: readonly string[], action: st
   }
 }
 
-/** The records of a scenario, by path, whose names the sandbox looks up. */
-const RECORDS = [['keys'], ['rateLimits', 'plans'], ['errors'], ['faults']]
-
 /**
- * Refuses a record that names something "__proto__", before the schema reads it: a
- * parser drops that name silently (assigning it would replace the prototype), so a key,
- * plan, error or fault of that name would vanish. Checked here rather than in the schema,
- * so that the schema stays a plain record in the OpenAPI documents.
+ * Refuses a record of a scenario that names something "__proto__" (a parser would drop
+ * that key, plan, error or fault silently), before the schema, which stays a plain record
+ * for the OpenAPI documents, reads it.
  */
 export function checkProtoNames(data: unknown, action: string) {
-  for (const path of RECORDS) {
-    let node: unknown = data
-    for (const field of path)
-      node =
-        isObject(node) && hasOwnName(node, field)
-          ? (node as Record<string, unknown>)[field]
-          : undefined
-    if (isObject(node) && hasOwnName(node, '__proto__')) {
-      throw SandboxError.for(
-        'INVALID_SCENARIO',
-        action,
-        `${path.join('.')} must not name anything "__proto__": JavaScript objects cannot hold that name, so it would be lost`,
-        'Rename it.',
-      )
-    }
+  const field = protoNamedRecord(data, [
+    ['keys'],
+    ['rateLimits', 'plans'],
+    ['errors'],
+    ['faults'],
+  ])
+  if (field !== undefined) {
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      action,
+      `${field} ${PROTO_NAME_REASON}`,
+      'Rename it.',
+    )
   }
 }
 
@@ -321,7 +314,7 @@ export const BUILT_IN_SCENARIOS: readonly Scenario[] = [
 export const SCENARIO_NAMES = BUILT_IN_SCENARIOS.map((scenario) => scenario.name)
 
 /** Whether it is a built-in scenario, or the same definition (its shipped file, read again). */
-function isBuiltIn(scenario: Scenario): boolean {
+export function isBuiltIn(scenario: Scenario): boolean {
   return BUILT_IN_SCENARIOS.some(
     (builtIn) => builtIn.name === scenario.name && sameDefinition(builtIn, scenario),
   )
@@ -331,85 +324,6 @@ function isBuiltIn(scenario: Scenario): boolean {
  * Whether two scenarios of one name are the same definition: one file given twice, the
  * startup file also among the scenarios, the shipped copy of a built-in's file.
  */
-function sameDefinition(a: Scenario, b: Scenario): boolean {
+export function sameDefinition(a: Scenario, b: Scenario): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
-}
-
-/** The error of a scenario loaded at start under a name `taken` already has. */
-function nameTaken(scenario: Scenario, taken: Scenario): SandboxError {
-  const action = `load the scenario ${scenarioSource(scenario) ?? scenario.name}`
-  const name = JSON.stringify(scenario.name)
-  if (isBuiltIn(taken)) {
-    return SandboxError.for(
-      'INVALID_SCENARIO',
-      action,
-      `name ${name} is the name of a built-in scenario, which a scenario loaded at start cannot replace`,
-      `Give yours another name, e.g. "my-${scenario.name}" (the built-in one stays selectable as ${name}).`,
-    )
-  }
-  return SandboxError.for(
-    'INVALID_SCENARIO',
-    action,
-    `name ${name} is also the name of the scenario ${scenarioSource(taken) ?? 'loaded before'}, which it would silently replace`,
-    'Rename one of the two: every scenario loaded at start needs a name of its own.',
-  )
-}
-
-/** The registry of loaded scenarios of one sandbox. */
-export class ScenarioRegistry {
-  readonly #scenarios = new Map<string, Scenario>()
-
-  constructor(scenarios: readonly Scenario[]) {
-    for (const scenario of scenarios) this.add(scenario)
-  }
-
-  /**
-   * Loads a scenario given at start (a file, the options): a name a built-in scenario or
-   * another one loaded at start has is an error, since the one loaded last would
-   * silently win. The same definition again is that scenario, not a duplicate.
-   */
-  load(scenario: Scenario) {
-    const taken = this.#scenarios.get(scenario.name)
-    if (taken && !sameDefinition(taken, scenario)) throw nameTaken(scenario, taken)
-    this.add(scenario)
-  }
-
-  /**
-   * Adds or replaces a scenario: what the code asks for at run time (addScenario, and
-   * --watch through it for the file that changed, useScenario with a definition).
-   */
-  add(scenario: Scenario) {
-    this.#scenarios.set(scenario.name, scenario)
-  }
-
-  has(name: string) {
-    return this.#scenarios.has(name)
-  }
-
-  list(): Scenario[] {
-    return [...this.#scenarios.values()]
-  }
-
-  /** Returns the scenario or throws a SandboxError listing the known names. */
-  get(name: string, action = `select the scenario "${name}"`): Scenario {
-    const scenario = this.#scenarios.get(name)
-    if (!scenario) {
-      throw SandboxError.for(
-        'UNKNOWN_SCENARIO',
-        action,
-        this.unknownReason(name),
-        this.hint(),
-      )
-    }
-    return scenario
-  }
-
-  unknownReason(name: string) {
-    const meant = closest(name, [...this.#scenarios.keys()])
-    return `there is no scenario named ${JSON.stringify(name)}${meant ? ` (did you mean "${meant}"?)` : ''}`
-  }
-
-  hint() {
-    return `Use one of: ${[...this.#scenarios.keys()].join(', ')}; load your own from a file with --scenario ./file.json or the scenario option.`
-  }
 }

@@ -1,7 +1,7 @@
 import { SandboxError } from './errors.js'
 import { journalToHar, type Har } from './har.js'
 import type { World } from './sandbox-types.js'
-import type { ScenarioRegistry } from './scenarios.js'
+import type { ScenarioRegistry } from './scenario-registry.js'
 import {
   exportWorld,
   parseSessionExport,

@@ -121,3 +121,28 @@ export class StoreWriteError extends SandboxError {
     this.change = change
   }
 }
+
+/** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
+const attachedStores = new WeakSet<object>()
+
+/** Gives the store to its new sandbox, which then holds it (`attach`, a file's restore). */
+export function attachStore(store: SandboxStore, sandbox: Sandbox): void {
+  attachedStores.add(store)
+  store.attach?.(sandbox)
+}
+
+/**
+ * The options could not make a sandbox (createSandbox threw, or an entry refused them
+ * before it): their store, given to no sandbox, lets go of what it holds (a file's lock)
+ * and stays usable. Every entry that refuses options calls it; a store's failure to
+ * release is not the caller's error, which is the option's.
+ */
+export function releaseStoreOf(options: unknown): void {
+  const store = (options as { store?: unknown } | null | undefined)?.store
+  if (!store || typeof store !== 'object' || attachedStores.has(store)) return
+  try {
+    ;(store as SandboxStore).release?.()
+  } catch {
+    // The option error is what the caller needs to hear.
+  }
+}

@@ -15,7 +15,8 @@ import { PetStore, type PetPersistence } from './pet-store.js'
 import { RateLimiter } from './rate-limit.js'
 import { ReportCard, type Report } from './report-card.js'
 import type { SandboxState, World } from './sandbox-types.js'
-import type { Latency, Scenario, ScenarioRegistry } from './scenarios.js'
+import type { ScenarioRegistry } from './scenario-registry.js'
+import type { Latency, Scenario } from './scenarios.js'
 import { DEFAULT_SESSION, type SessionEntry } from './sessions.js'
 
 /** The card of a world without requests yet: it is never fed, only read. */

@@ -16,8 +16,13 @@ import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
-import { createSandbox, releaseStoreOf, type Sandbox } from '../core/sandbox.js'
-import { checkAdapterOptionNames, checkOptionNames } from '../core/sandbox-options.js'
+import { createSandbox, type Sandbox } from '../core/sandbox.js'
+import { releaseStoreOf } from '../core/store.js'
+import {
+  checkAdapterOptionNames,
+  checkOptionNames,
+  withoutNulls,
+} from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
@@ -322,7 +327,8 @@ export function resolveSandbox<Adapter extends object>(
     }
     checkOptionNames(sandboxOrOptions, adapterKeys)
     const sandboxOptions: Record<string, unknown> = {}
-    const adapter = withoutNulls(adapterOptions) as Record<string, unknown>
+    // A copy: the sandbox's own adapter options are added to it.
+    const adapter = { ...withoutNulls(adapterOptions) } as Record<string, unknown>
     for (const [key, value] of Object.entries(sandboxOrOptions)) {
       if (!adapterKeys.includes(key)) sandboxOptions[key] = value
       else if (value != null) adapter[key] ??= value
@@ -337,13 +343,6 @@ export function resolveSandbox<Adapter extends object>(
     if (!ready) releaseStoreOf(sandboxOrOptions)
     throw error
   }
-}
-
-/** The adapter's options without those set to null (no option, as for the sandbox's). */
-function withoutNulls<Adapter extends object>(options: Adapter): Adapter {
-  return Object.fromEntries(
-    Object.entries(options ?? {}).filter(([, value]) => value != null),
-  ) as Adapter
 }
 
 /** The body limit in bytes, or a SandboxError naming the option. */
