@@ -17,6 +17,7 @@ import { MAX_JOURNAL_SIZE } from './limits.js'
 import { atMostValues, runInSlices, runNow, SliceMeter, type Steps } from './slices.js'
 import { thousands } from './text.js'
 import { utf8Length } from './journal-budget.js'
+import { jsonText } from './reply.js'
 import type { $ZodIssue } from 'zod/v4/core'
 import { STATE_FORMAT } from './store.js'
 import { MAX_DEFINED_SCENARIOS } from './defined-scenarios.js'
@@ -126,8 +127,9 @@ export function* exportTextSteps(source: ExportSource): Steps<string> {
   const entries = source.journal.recent().reverse()
   const complete = source.journal.complete
   let text = `${JSON.stringify(head).slice(0, -1)},"pets":[`
+  // A record's text is written once and kept with it (reply.ts): exports share them.
   for (const [index, pet] of source.pets.entries()) {
-    text += index === 0 ? JSON.stringify(pet) : `,${JSON.stringify(pet)}`
+    text += index === 0 ? jsonText(pet) : `,${jsonText(pet)}`
     if (meter.add(1)) yield meter.take()
   }
   text += '],"journal":['

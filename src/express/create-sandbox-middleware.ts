@@ -16,6 +16,7 @@ import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
+import { CONTROL_PATH } from '../core/routes.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { releaseStoreOf } from '../core/store.js'
 import {
@@ -246,13 +247,15 @@ export function buildSandboxMiddleware(
           : { body, target, url, client: res }
       if (req.baseUrl) init.mount = req.baseUrl
       held = init
-      // A large answer (an export, a HAR) takes its room before it is built.
-      init.reserve = (bytes) => {
-        if (bytes < budget.large) return undefined
-        if (!budget.take(bytes)) return budget.busy('answer')
-        init.reserved = (init.reserved ?? 0) + bytes
-        return undefined
-      }
+      // A large answer (an export, a HAR) takes its room before it is built; only the
+      // control API has one (no closure per /v1 request).
+      if (url.pathname.includes(CONTROL_PATH))
+        init.reserve = (bytes) => {
+          if (bytes < budget.large) return undefined
+          if (!budget.take(bytes)) return budget.busy('answer')
+          init.reserved = (init.reserved ?? 0) + bytes
+          return undefined
+        }
       const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted
       inits.set(request, init)
