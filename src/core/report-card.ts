@@ -150,9 +150,19 @@ export class ReportCard {
       this.#note('retry_before_retry_after', 'error', '', entry.id, early, context)
     }
     if (code === 'api_key_temporarily_banned') {
-      this.#note('api_key_banned', 'error', '', entry.id)
+      const left = entry.rateLimit?.retryAfter
+      const detail =
+        left === undefined
+          ? undefined
+          : `The latest came with ${left} s of the ban to run.`
+      this.#note('api_key_banned', 'error', '', entry.id, detail)
     } else if (code === 'rate_limit_exceeded') {
-      this.#note('rate_limit_exceeded', 'info', '', entry.id)
+      const asked = entry.rateLimit?.retryAfter
+      const detail =
+        asked === undefined
+          ? undefined
+          : `The latest asked the client to wait ${asked} s.`
+      this.#note('rate_limit_exceeded', 'info', '', entry.id, detail)
     }
     if (code === 'endpoint_removed') {
       this.#note('endpoint_removed', forced ? 'info' : 'error', '', entry.id)

@@ -103,6 +103,12 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
         'error retry_before_retry_after ×3',
         'info rate_limit_exceeded ×3',
       ])
+      expect(card.findings[0]?.message).toMatch(
+        /The latest came with 120 s of the ban to run\./,
+      )
+      expect(card.findings[2]?.message).toMatch(
+        /The latest asked the client to wait \d+ s\./,
+      )
       const retried = card.findings[1] as Finding
       expect(retried.requestIds).toEqual(early.toReversed())
       expect(retried.message).toMatch(/while a 429 for that key still asked it to wait/)
