@@ -256,5 +256,25 @@ test("undici's 30 s maxTimeout: the message gives the wait and the Retry-After",
     false,
   )
   const early = report.findings.find(({ code }) => code === 'retry_before_retry_after')
-  expect(early?.message).toContain('waited 30.0 s of the 50 s asked')
+  expect(early?.message).toContain(
+    'The latest was sent 30.0 s after a 429 whose Retry-After asked for 50 s (20.0 s early).',
+  )
+})
+
+// got and axios name themselves in User-Agent, and the fix names their setting; undici's
+// request() sends no User-Agent, nor does Node's fetch name ky, p-retry or fetch-retry.
+test('the fix names the setting of the library the User-Agent names', async () => {
+  const fixOf = async (library: Library, run: RunName, code: string) => {
+    const { report } = await grade(RECIPES[library].naive, RUNS[run], false)
+    return report.findings.find((finding) => finding.code === code)?.fix
+  }
+  expect(await fixOf('got', 'rate-limit-countdown', 'retry_before_retry_after')).toMatch(
+    /With got: leave retry\.calculateDelay to got/,
+  )
+  expect(await fixOf('axios-retry', 'flaky-network', 'blind_retry')).toMatch(
+    /With axios-retry: a retryCondition that refuses POST/,
+  )
+  expect(await fixOf('axios-retry', 'flaky-network', 'no_exponential_backoff')).toMatch(
+    /With axios-retry: retryDelay: axiosRetry\.exponentialDelay/,
+  )
 })
