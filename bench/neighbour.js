@@ -121,6 +121,29 @@ export async function measureNeighbour(root, log) {
           ),
       ],
       [
+        '20 parallel HARs of a full journal (100 entries of 2 KiB paths, 16 headers)',
+        () =>
+          Promise.all(
+            Array.from({ length: 20 }, () =>
+              post(origin, '/__sandbox/requests.har', undefined, 'GET', {
+                'x-sandbox-session': 'har',
+              }),
+            ),
+          ),
+        // The journal at its limit: journalSize (100) entries, each with a path of 2 KiB,
+        // 16 X-Sandbox-* headers of 256 characters and a body of 4 KiB (64 KiB in all kept).
+        async () => {
+          const headers = { ...KEY, 'x-sandbox-session': 'har' }
+          for (let index = 0; index < 14; index++) {
+            headers[`x-sandbox-note-${String(index).padStart(2, '0')}`] = 'n'.repeat(256)
+          }
+          const body = JSON.stringify({ name: 'x'.repeat(4000), categoryId: 1 })
+          for (let index = 0; index < 100; index++) {
+            await post(origin, `/v1/pets?q=${'q'.repeat(2100)}`, body, 'POST', headers)
+          }
+        },
+      ],
+      [
         'first use of 10,000-pet run-time scenarios in 10 sessions',
         () =>
           Promise.all(
@@ -152,7 +175,8 @@ export async function measureNeighbour(root, log) {
       ],
     ]
     const rows = []
-    for (const [name, operation] of operations) {
+    for (const [name, operation, prepare] of operations) {
+      await prepare?.()
       await sleep(300)
       await ask(server, 'neighbour')
       await ask(watcher, 'bystander')

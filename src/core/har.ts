@@ -1,7 +1,7 @@
 import type { JournalEntry } from './journal.js'
-import { utf8Length } from './journal-budget.js'
+import { entryChars, utf8Length } from './journal-budget.js'
 import { REQUEST_ID_HEADER } from './reply.js'
-import { SliceMeter, type Steps } from './slices.js'
+import { joinInSlices, SliceMeter, type Steps } from './slices.js'
 import { SANDBOX_VERSION } from './version.js'
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser dev
@@ -129,24 +129,31 @@ export function harBytes(entries: number, journalBytes: number): number {
 
 /**
  * The JSON text of {@link journalToHar}'s archive, the same bytes as `JSON.stringify`
- * writes, built in steps that yield after each slice of entries.
+ * writes, in pieces (one per slice, joinInSlices), built in steps that yield after each
+ * slice of entries.
  */
 export function* harTextSteps(
   entries: readonly JournalEntry[],
   options: HarOptions,
-): Steps<string> {
+): Steps<string[]> {
   const meter = new SliceMeter()
   const { log } = journalToHar([], options)
   const { entries: _none, comment, ...head } = log
-  let text = `{"log":${JSON.stringify(head).slice(0, -1)},"entries":[`
-  for (const [index, entry] of entries.entries()) {
-    const written = JSON.stringify(harEntry(entry, options.origin))
-    text += index === 0 ? written : `,${written}`
-    if (meter.add(8)) yield meter.take()
-  }
-  text += ']'
-  if (comment !== undefined) text += `,"comment":${JSON.stringify(comment)}`
-  return `${text}}}`
+  // An entry: 8 units, and one per 64 characters of its path, body and headers (its
+  // URL parsed, its query and headers listed: 100 entries of 2 KiB paths and 16
+  // headers took 5 ms, a slice's worth).
+  const written = yield* joinInSlices(
+    entries,
+    (entry) => JSON.stringify(harEntry(entry, options.origin)),
+    (entry) => 8 + (entryChars(entry) >> 6),
+    meter,
+  )
+  const rest = comment === undefined ? '' : `,"comment":${JSON.stringify(comment)}`
+  return [
+    `{"log":${JSON.stringify(head).slice(0, -1)},"entries":[`,
+    ...written,
+    `]${rest}}}`,
+  ]
 }
 
 function harEntry(entry: JournalEntry, origin: string): HarEntry {

@@ -40,13 +40,13 @@ export function checkPetIds(
   for (const [index, pet] of pets.entries()) {
     const id = pet.id
     if (id === undefined) continue
+    // Named only when refused: 99,000 names made for nothing took a server 50 ms.
     const at = (at: number) => source.where?.(at) ?? `${source.field}[${at}].id`
-    const where = at(index)
     if (!Number.isSafeInteger(id) || id < 1) {
       throw SandboxError.for(
         source.code,
         source.action,
-        `${where} ${JSON.stringify(id)} is not a positive integer`,
+        `${at(index)} ${JSON.stringify(id)} is not a positive integer`,
         source.fix ??
           'Give every pet a positive integer id, or leave ids out and they are assigned in order.',
       )
@@ -55,7 +55,7 @@ export function checkPetIds(
       throw SandboxError.for(
         source.code,
         source.action,
-        `${where} ${id} is past ${max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
+        `${at(index)} ${id} is past ${max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
         source.fix ?? 'Use smaller ids, or leave ids out and they are assigned in order.',
       )
     }
@@ -64,7 +64,7 @@ export function checkPetIds(
       throw SandboxError.for(
         source.code,
         source.action,
-        `${where} ${id} appears twice (also ${at(first)})`,
+        `${at(index)} ${id} appears twice (also ${at(first)})`,
         source.fix ??
           'Give every pet a distinct id, or leave ids out and they are assigned in order.',
       )

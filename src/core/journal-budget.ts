@@ -51,6 +51,20 @@ export function entryBytes(entry: JournalEntry): number {
   return bytes
 }
 
+/**
+ * About the characters of an entry's strings that may be long (path, body, message,
+ * headers): what writing it as JSON or HAR costs beyond its fixed fields, counted
+ * without encoding anything (units of work per entry, slices.ts).
+ */
+export function entryChars(entry: JournalEntry): number {
+  let chars = entry.path.length + (entry.body?.length ?? 0) + (entry.message?.length ?? 0)
+  const headers = entry.headers
+  if (headers !== undefined) {
+    for (const name in headers) chars += name.length + (headers[name]?.length ?? 0)
+  }
+  return chars
+}
+
 const encoder = new TextEncoder()
 /** Room for the UTF-8 of the longest text `encodeInto` is asked to count. */
 const scratch = new Uint8Array(3 * 8192)

@@ -2,7 +2,8 @@ import { Collection } from '@msw/data'
 import type { PetFixture } from './fixtures.js'
 import { SandboxError } from './errors.js'
 import { petSchema, type Pet } from './schemas.js'
-import { nextTask } from './slices.js'
+import { utf8Length } from './journal-budget.js'
+import { nextTurn } from './slices.js'
 
 /**
  * Seeded pets, made once and shared by every world that starts from them (the default
@@ -21,6 +22,30 @@ export interface Seed {
   readonly nextId: number
   /** Whether an id is a seeded pet's. */
   isSeeded(id: number): boolean
+  /** About the bytes of their JSON in an export ({@link petTextBytes} of each). */
+  readonly bytes: number
+}
+
+/**
+ * About the bytes of a pet's JSON text in a list (an export), with its comma:
+ * `{"id":…,"name":"…","categoryId":…,"status":"…"}`. Counted as pets come and go
+ * (PetStore), so that a server knows an export's size before it builds its text.
+ */
+export function petTextBytes(pet: PetFixture): number {
+  return (
+    44 +
+    digits(pet.id ?? 0) +
+    digits(pet.categoryId) +
+    (pet.status?.length ?? 0) +
+    utf8Length(pet.name)
+  )
+}
+
+/** The digits of a positive integer (ids, at most 16), without making its text. */
+function digits(value: number): number {
+  let count = 1
+  for (let rest = value; rest >= 10; rest /= 10) count++
+  return count
 }
 
 /** Seeding 100k pets: 512 per slice took 1.08 s where all at once took 1.45 s (medians of 5). */
@@ -30,18 +55,21 @@ export const INSERT_SLICE = 512
  * Makes records of the pet schema through @msw/data's own `create` (validated, with its
  * record identity), in slices: 100k creates pending at once keep every promise and
  * draft alive until the last one settles, and seeding then spends most of its time
- * collecting garbage. Between slices it waits for the runtime's next task (`pause`), so
+ * collecting garbage. Between slices it waits for its turn (`pause`, slices.ts), so
  * that a server answers other requests while it seeds or restores (a slice of 512 is
  * some 5 ms).
  */
 export async function createRecords(
   pets: readonly Pet[],
-  pause: () => Promise<void> = nextTask,
+  pause: () => Promise<void> = nextTurn,
 ): Promise<Pet[]> {
   const factory = new Collection({ schema: petSchema })
   const records: Pet[] = []
   for (let start = 0; start < pets.length; start += INSERT_SLICE) {
-    if (start > 0) await pause()
+    // Each slice in a turn of its own, the first too when there are more (ten requests
+    // read at once would each do one in their own task, one after another); a few
+    // records are made at once.
+    if (start > 0 || pets.length > INSERT_SLICE) await pause()
     const slice = pets.slice(start, start + INSERT_SLICE)
     records.push(...(await Promise.all(slice.map((pet) => factory.create(pet)))))
   }
@@ -61,11 +89,32 @@ export async function createRecord(pet: Pet): Promise<Pet> {
 }
 
 /** Builds a seed from fixed pets (faker's or fixtures), in id order. */
-export async function createSeed(initial: PetFixture[]): Promise<Seed> {
-  const pets = (await createRecords(assignIds(initial))).map((pet) => Object.freeze(pet))
-  const byId = new Map(pets.map((pet) => [pet.id, pet]))
-  return { pets, byId, nextId: (pets.at(-1)?.id ?? 0) + 1, isSeeded: idsOf(pets) }
+export async function createSeed(
+  /**
+   * The pets, or what makes them and how many it makes: faker's 10,000 take tens of ms,
+   * in a turn of their own when they are more than a slice.
+   */
+  initial: PetFixture[] | { count: number; make: () => PetFixture[] },
+  pause: () => Promise<void> = nextTurn,
+): Promise<Seed> {
+  if (!Array.isArray(initial) && initial.count > INSERT_SLICE) await pause()
+  const fixtures = Array.isArray(initial) ? initial : initial.make()
+  const pets = await createRecords(assignIds(fixtures), pause)
+  // Frozen, indexed and counted in slices too (a scenario of 10,000 pets seeds in a
+  // server that answers others meanwhile).
+  const byId = new Map<number, Pet>()
+  let bytes = 0
+  for (const [index, pet] of pets.entries()) {
+    if (index > 0 && index % SEED_SLICE === 0) await pause()
+    Object.freeze(pet)
+    byId.set(pet.id, pet)
+    bytes += petTextBytes(pet)
+  }
+  return { pets, byId, nextId: (pets.at(-1)?.id ?? 0) + 1, isSeeded: idsOf(pets), bytes }
 }
+
+/** Records frozen, indexed and counted per slice of {@link createSeed}. */
+const SEED_SLICE = 8 * INSERT_SLICE
 
 /**
  * Whether an id is one of these pets'. Faker's pets are numbered 1..n: a range then,

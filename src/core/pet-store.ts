@@ -6,6 +6,7 @@ import {
   createRecord,
   createRecords,
   fillCollection,
+  petTextBytes,
   type Seed,
 } from './pet-seed.js'
 import {
@@ -41,7 +42,13 @@ export interface PetStoreOptions {
 }
 
 const SETTLED: Promise<void> = Promise.resolve()
-const EMPTY_SEED: Seed = { pets: [], byId: new Map(), nextId: 1, isSeeded: () => false }
+const EMPTY_SEED: Seed = {
+  pets: [],
+  byId: new Map(),
+  nextId: 1,
+  isSeeded: () => false,
+  bytes: 0,
+}
 const noop = () => {}
 
 /**
@@ -78,6 +85,12 @@ export class PetStore implements PetData {
   #creating: Set<Promise<Pet>> | undefined
   #loads = 0
   #ready: Promise<void> = SETTLED
+  /**
+   * About the bytes of its pets' JSON in an export (petTextBytes of each), kept as pets
+   * come and go, and of how many pets: a change made through `db.pets` (a test's) is
+   * counted again at the next read.
+   */
+  #bytes = { bytes: 0, pets: 0, stale: false }
 
   constructor(options: PetStoreOptions) {
     this.#options = options
@@ -97,9 +110,11 @@ export class PetStore implements PetData {
     // its next use, so GET /v1/pets/{petId} answers what GET /v1/pets lists.
     pets.hooks.on('update', () => {
       this.#stale = true
+      this.#bytes.stale = true
     })
     pets.hooks.on('delete', () => {
       this.#stale = true
+      this.#bytes.stale = true
     })
     return pets
   }
@@ -142,6 +157,22 @@ export class PetStore implements PetData {
   }
 
   /**
+   * About the bytes of its pets' JSON text in an export (a server takes room for an
+   * export before building it): counted as pets come and go, not read pet by pet.
+   */
+  textBytes(): number {
+    const counted = this.#bytes
+    if (counted.stale || counted.pets !== this.count()) {
+      // Changed through `db.pets` (a test): counted again, once.
+      let bytes = 0
+      for (const source of this.#sources())
+        for (const pet of source) bytes += petTextBytes(pet)
+      this.#bytes = { bytes, pets: this.count(), stale: false }
+    }
+    return this.#bytes.bytes
+  }
+
+  /**
    * Adds a pet; with a store, resolves once the store has written it (else rejects with
    * a StoreWriteError and the pet is gone). Rejects with a StorageFullError when the
    * world or the sandbox holds as many created pets as its quota allows.
@@ -179,7 +210,12 @@ export class PetStore implements PetData {
    * records are frozen, and an update replaces one), to read and never change.
    */
   records(): Pet[] {
-    return this.#sources().flatMap((source) => [...source])
+    // A copy of a list, not flatMap: that copied 99,000 records one by one in 17 ms, and
+    // 20 exports asked at once took them all in one task.
+    const [first = [], ...more] = this.#sources()
+    const records = Array.isArray(first) ? (first as Pet[]).slice() : [...first]
+    for (const source of more) for (const pet of source) records.push(pet)
+    return records
   }
 
   /** Back to the seed. Synchronous when nothing is under way and nothing is to be written. */
@@ -210,7 +246,7 @@ export class PetStore implements PetData {
       })
       const records = await createRecords(assignIds(moved))
       this.#useSeed(seed)
-      this.#load(assignIds([...seed.pets, ...records]))
+      this.#load(assignIds([...seed.pets, ...records]), seed.bytes + bytesOf(records))
       this.#countCreated(moved.length)
       await this.#replaced('reload')
     })
@@ -241,7 +277,7 @@ export class PetStore implements PetData {
       // The seed stays: restored pets with other ids were created by requests, so a
       // later reload of the fixtures keeps them.
       const restored = await createRecords(assignIds(pets))
-      this.#load(restored)
+      this.#load(restored, bytesOf(restored))
       this.#countCreated(createdAmong(this.#seed, restored))
       await this.#replaced('restore')
     })
@@ -281,6 +317,7 @@ export class PetStore implements PetData {
       if (!this.#byId.has(id)) this.#indexed++
       this.#byId.set(id, record)
     } else (this.#created ??= new Map()).set(id, record)
+    this.#counted(petTextBytes(record), 1)
     if (!persistence) return record
     const change: StoreChange = {
       type: 'create',
@@ -294,6 +331,7 @@ export class PetStore implements PetData {
     } catch (cause) {
       this.#pets?.delete((q) => q.where({ id }))
       this.#created?.delete(id)
+      this.#counted(-petTextBytes(record), -1)
       this.#countCreated(this.#createdCount - 1)
       throw new StoreWriteError(change, cause)
     } finally {
@@ -343,15 +381,24 @@ export class PetStore implements PetData {
     this.#byId = undefined
     this.#stale = false
     if (this.#pets) fillCollection(this.#pets, seed.pets)
+    this.#bytes = { bytes: seed.bytes, pets: seed.pets.length, stale: false }
     this.#countCreated(0)
   }
 
   /** Replaces the pets with these records, which have ids and are in id order; the full index serves them. */
-  #load(records: readonly Pet[]): void {
+  #load(records: readonly Pet[], bytes: number): void {
     fillCollection(this.collection, records)
+    this.#bytes = { bytes, pets: records.length, stale: false }
     this.#byId = new Map()
     this.#stale = true
     this.#nextId = (records.at(-1)?.id ?? 0) + 1
+  }
+
+  /** A pet in (or out, negative) since the last count: counted unless the count is off anyway. */
+  #counted(bytes: number, pets: number): void {
+    const counted = this.#bytes
+    counted.bytes += bytes
+    counted.pets += pets
   }
 
   #countCreated(count: number): void {
@@ -403,4 +450,11 @@ export class PetStore implements PetData {
     })
     return done
   }
+}
+
+/** About the bytes of these pets' JSON in an export. */
+function bytesOf(pets: readonly Pet[]): number {
+  let bytes = 0
+  for (const pet of pets) bytes += petTextBytes(pet)
+  return bytes
 }

@@ -14,6 +14,11 @@ export interface Reply {
   /** The JSON body as text. */
   text: string
   /**
+   * The same text in pieces, when it was built in slices (an export, a HAR): a server
+   * writes it piece by piece, as the client takes it, not in one write of megabytes.
+   */
+  pieces?: readonly string[]
+  /**
    * No answer at all: the scenario's `faults` dropped the request (docs/faults.md). A
    * transport gives the client a network error (msw: `Response.error()`) or closes the
    * socket without writing; status, headers and text are not sent.
@@ -28,14 +33,30 @@ export interface Reply {
  */
 export function jsonReply(status: number, body: unknown, ...headers: HeaderMap[]): Reply {
   const all: HeaderMap = Object.assign({ 'content-type': 'application/json' }, ...headers)
+  if (body instanceof JsonText) {
+    return {
+      status,
+      headers: all,
+      pieces: body.pieces,
+      get text() {
+        return body.text
+      },
+    }
+  }
   return { status, headers: all, text: jsonText(body) }
 }
 
 /**
- * A body whose JSON text is built already (in slices: an export, a HAR), sent as it is.
+ * A body whose JSON text is built already (in slices: an export, a HAR), sent as it is:
+ * in pieces, joined only where one text is needed (a Fetch Response in tests).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  #text: string | undefined
+  constructor(readonly pieces: readonly string[]) {}
+
+  get text(): string {
+    return (this.#text ??= this.pieces.join(''))
+  }
 }
 
 /**

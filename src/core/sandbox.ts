@@ -131,7 +131,12 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   ): Seed | Promise<Seed> => {
     let made = kept.get(key)
     if (!made) {
-      const building = createSeed(petsOf(data))
+      const building = createSeed({
+        count: data
+          ? (data.pets?.length ?? data.count ?? count)
+          : (fixtures.pets?.length ?? count),
+        make: () => petsOf(data),
+      })
       made = building
       kept.set(key, building)
       building.then(

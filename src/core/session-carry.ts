@@ -143,7 +143,10 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
   const exportTextOf = async (world: SandboxWorld, reserve?: Reserve) => {
     await world.ready
     // Its records as they are now; the text is built from these, in slices.
-    const source = sourceOf(world, world.pets.records())
+    const source = {
+      ...sourceOf(world, world.pets.records()),
+      petBytes: world.pets.textBytes(),
+    }
     const refused = reserve?.(exportBytes(source, world.journal.bytes))
     if (refused) return refused
     return new JsonText(await runInSlices(exportTextSteps(source)))

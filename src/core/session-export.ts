@@ -14,9 +14,17 @@ import {
   type Scenario,
 } from './scenarios.js'
 import { MAX_JOURNAL_SIZE } from './limits.js'
-import { atMostValues, runInSlices, runNow, SliceMeter, type Steps } from './slices.js'
+import {
+  atMostValues,
+  joinInSlices,
+  runInSlices,
+  runNow,
+  SliceMeter,
+  type Steps,
+} from './slices.js'
 import { thousands } from './text.js'
-import { utf8Length } from './journal-budget.js'
+import { petTextBytes } from './pet-seed.js'
+import { entryChars } from './journal-budget.js'
 import { jsonText } from './reply.js'
 import type { $ZodIssue } from 'zod/v4/core'
 import { STATE_FORMAT } from './store.js'
@@ -67,6 +75,11 @@ export interface ExportSource {
   clock: Pick<Clock, 'state'>
   /** Its pets as plain objects, in id order (`PetStore.snapshot()`). */
   pets: Pet[]
+  /**
+   * About the bytes of their JSON (`PetStore.textBytes()`, counted as pets come and
+   * go); read pet by pet when absent.
+   */
+  petBytes?: number
   journal: Pick<Journal, 'recent' | 'complete'>
 }
 
@@ -94,25 +107,48 @@ export function exportWorld(source: ExportSource): SessionExport {
 }
 
 /**
- * About the bytes of an export's text, counted before it is built (a server takes room
- * for them first, transfer-budget.ts): the journal's own count of its entries' bytes
- * (journal-budget.ts) and each pet's name plus what its other fields spell.
+ * About the bytes of an export's text, known before it is built (a server takes room
+ * for them first, transfer-budget.ts): counts kept as things change, not read now: the
+ * journal's of its entries' bytes (journal-budget.ts), the store's of its pets' bytes
+ * (`petBytes`), and those of the scenarios defined.
  */
 export function exportBytes(source: ExportSource, journalBytes: number): number {
   let bytes = 1024 + journalBytes
-  for (const scenario of source.scenarios) bytes += JSON.stringify(scenario).length * 3
-  // {"id":123456,"name":"","categoryId":12,"status":"available"}, and its comma.
-  for (const pet of source.pets) bytes += 64 + utf8Length(pet.name)
+  for (const scenario of source.scenarios) bytes += scenarioBytes(scenario)
+  if (source.petBytes !== undefined) return bytes + source.petBytes
+  for (const pet of source.pets) bytes += petTextBytes(pet)
+  return bytes
+}
+
+/** What {@link scenarioBytes} counted of each scenario, once (a definition does not change). */
+const scenarioSizes = new WeakMap<Scenario, number>()
+
+/**
+ * About the bytes of a scenario's JSON, counted once: its pets (`data.pets`, as many as
+ * an import carried) pet by pet, the rest (at most 10,000 values) as written, each
+ * character up to three bytes.
+ */
+function scenarioBytes(scenario: Scenario): number {
+  let bytes = scenarioSizes.get(scenario)
+  if (bytes !== undefined) return bytes
+  const pets = scenario.data?.pets ?? []
+  const rest = scenario.data
+    ? { ...scenario, data: { ...scenario.data, pets: [] } }
+    : scenario
+  bytes = JSON.stringify(rest).length * 3
+  for (const pet of pets) bytes += petTextBytes(pet)
+  scenarioSizes.set(scenario, bytes)
   return bytes
 }
 
 /**
  * The JSON text of {@link exportWorld}'s export, the same bytes as `JSON.stringify`
- * writes, built in steps that yield after each slice of pets and journal entries.
+ * writes, in pieces (one per slice, joinInSlices), built in steps that yield after each
+ * slice of pets and journal entries.
  * `source.pets` may be the world's own records (frozen: an update replaces one), read
  * and never changed.
  */
-export function* exportTextSteps(source: ExportSource): Steps<string> {
+export function* exportTextSteps(source: ExportSource): Steps<string[]> {
   const meter = new SliceMeter()
   const head: Omit<SessionExport, 'pets' | 'journal' | 'journalComplete'> = {
     format: SESSION_FORMAT,
@@ -126,18 +162,22 @@ export function* exportTextSteps(source: ExportSource): Steps<string> {
   // The entries as they are now, oldest first; complete as it is now.
   const entries = source.journal.recent().reverse()
   const complete = source.journal.complete
-  let text = `${JSON.stringify(head).slice(0, -1)},"pets":[`
   // A record's text is written once and kept with it (reply.ts): exports share them.
-  for (const [index, pet] of source.pets.entries()) {
-    text += index === 0 ? jsonText(pet) : `,${jsonText(pet)}`
-    if (meter.add(1)) yield meter.take()
-  }
-  text += '],"journal":['
-  for (const [index, entry] of entries.entries()) {
-    text += index === 0 ? JSON.stringify(entry) : `,${JSON.stringify(entry)}`
-    if (meter.add(4)) yield meter.take()
-  }
-  return `${text}],"journalComplete":${complete}}`
+  const pets = yield* joinInSlices(source.pets, jsonText, 1, meter)
+  // An entry: 4 units, and one per 256 characters of its path, body and headers.
+  const journal = yield* joinInSlices(
+    entries,
+    (entry) => JSON.stringify(entry),
+    (entry) => 4 + (entryChars(entry) >> 8),
+    meter,
+  )
+  return [
+    `${JSON.stringify(head).slice(0, -1)},"pets":[`,
+    ...pets,
+    '],"journal":[',
+    ...journal,
+    `],"journalComplete":${complete}}`,
+  ]
 }
 
 const EXPORT_FIX =

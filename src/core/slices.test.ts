@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { harTextSteps, journalToHar } from './har.js'
 import { JsonRefusal, MAX_JSON_DEPTH, parseJsonSteps } from './json-parse.js'
 import type { JournalEntry } from './journal.js'
-import { createRecords, INSERT_SLICE } from './pet-seed.js'
+import { entryChars } from './journal-budget.js'
+import { createRecords, createSeed, INSERT_SLICE, petTextBytes } from './pet-seed.js'
 import type { Pet } from './schemas.js'
 import {
   checkExportSteps,
@@ -13,7 +14,17 @@ import {
   SESSION_FORMAT,
   type ExportSource,
 } from './session-export.js'
-import { atMostValues, runNow, SLICE_UNITS, type Steps } from './slices.js'
+import {
+  atMostValues,
+  joinInSlices,
+  nextTurn,
+  runInSlices,
+  runNow,
+  SLICE_UNITS,
+  SliceMeter,
+  turnsWaiting,
+  type Steps,
+} from './slices.js'
 
 /** Runs steps to their end, keeping the units each slice did. */
 function slicesOf<Result>(steps: Steps<Result>): { result: Result; units: number[] } {
@@ -196,8 +207,12 @@ describe('an export and a HAR, built in slices', () => {
     const from = source(5 * SLICE_UNITS, SLICE_UNITS)
     const { result, units } = slicesOf(exportTextSteps(from))
     const text = JSON.stringify(exportWorld(from))
-    expect(result).toBe(text)
+    expect(result.join('')).toBe(text)
     expectSlices(units, 5 * SLICE_UNITS + 4 * SLICE_UNITS, 4)
+    // A piece per slice (both lists end on a slice's end here), and the head, the tail
+    // and what joins pets and journal: a server writes it piece by piece.
+    expect(result).toHaveLength(units.length + 3)
+    for (const piece of result) expect(piece.length).toBeLessThan(SLICE_UNITS * 400)
     const journalBytes = SLICE_UNITS * 330
     expect(exportBytes(from, journalBytes)).toBeGreaterThanOrEqual(
       new TextEncoder().encode(text).length,
@@ -208,17 +223,129 @@ describe('an export and a HAR, built in slices', () => {
     const entries = Array.from({ length: SLICE_UNITS }, (_, index) => entry(index + 1))
     const options = { origin: 'http://127.0.0.1:4010', complete: false }
     const { result, units } = slicesOf(harTextSteps(entries, options))
-    expect(result).toBe(JSON.stringify(journalToHar(entries, options)))
-    expectSlices(units, 8 * SLICE_UNITS, 8)
-    expect(runNow(harTextSteps([], { origin: 'http://x' }))).toBe(
+    expect(result.join('')).toBe(JSON.stringify(journalToHar(entries, options)))
+    // 8 units an entry, and one per 64 characters of its path, body and headers.
+    const per = 8 + (entryChars(entry(1)) >> 6)
+    expect(per).toBe(9)
+    expectSlices(units, per * SLICE_UNITS, per)
+    // A piece per slice and the last, partial one, the head and the tail.
+    expect(result).toHaveLength(units.length + 3)
+    expect(runNow(harTextSteps([], { origin: 'http://x' })).join('')).toBe(
       JSON.stringify(journalToHar([], { origin: 'http://x' })),
+    )
+  })
+
+  test('an entry of long paths and headers counts for more: fewer of them in a slice', () => {
+    const headers: Record<string, string> = {}
+    for (let index = 0; index < 16; index++)
+      headers[`x-sandbox-note-${index}`] = 'n'.repeat(256)
+    const long = (id: number): JournalEntry => ({
+      ...entry(id),
+      path: `/v1/pets?q=${'q'.repeat(2040)}`,
+      headers,
+      body: 'b'.repeat(4096),
+    })
+    const entries = Array.from({ length: 100 }, (_, index) => long(index + 1))
+    const options = { origin: 'http://127.0.0.1:4010' }
+    const per = 8 + (entryChars(entries[0] as JournalEntry) >> 6)
+    expect(per).toBeGreaterThan(150)
+    const { result, units } = slicesOf(harTextSteps(entries, options))
+    expect(result.join('')).toBe(JSON.stringify(journalToHar(entries, options)))
+    expectSlices(units, per * 100, per)
+    expect(units.length).toBe(
+      Math.floor((per * 100) / (Math.ceil(SLICE_UNITS / per) * per)),
+    )
+    // And in an export, 4 units and one per 256 characters.
+    const from = {
+      ...source(0, 0),
+      journal: { recent: () => [...entries], complete: true },
+    }
+    const exported = slicesOf(exportTextSteps(from))
+    expect(exported.result.join('')).toBe(JSON.stringify(exportWorld(from)))
+    expectSlices(
+      exported.units,
+      (4 + (entryChars(entries[0] as JournalEntry) >> 8)) * 100,
+      60,
     )
   })
 
   test('the export of a session with nothing in it is still the same text', () => {
     const from = { ...source(0, 0), scenarios: [] }
-    expect(runNow(exportTextSteps(from))).toBe(JSON.stringify(exportWorld(from)))
-    expect(JSON.parse(runNow(exportTextSteps(from))).format).toBe(SESSION_FORMAT)
+    const text = runNow(exportTextSteps(from)).join('')
+    expect(text).toBe(JSON.stringify(exportWorld(from)))
+    expect(JSON.parse(text).format).toBe(SESSION_FORMAT)
+  })
+
+  test('an estimate counted as pets come and go is the one read pet by pet', () => {
+    const from = source(3 * SLICE_UNITS, 10)
+    const counted = from.pets.reduce((bytes, pet) => bytes + petTextBytes(pet), 0)
+    expect(exportBytes({ ...from, petBytes: counted }, 100)).toBe(exportBytes(from, 100))
+    // The count is what is used: the pets are not read.
+    expect(exportBytes({ ...from, pets: [], petBytes: counted }, 100)).toBe(
+      exportBytes(from, 100),
+    )
+  })
+})
+
+describe('joinInSlices', () => {
+  test('gives the texts joined by commas, a piece per slice, for any count and size', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 7 }),
+        (texts, size) => {
+          const meter = new SliceMeter(size)
+          const { result, units } = slicesOf(
+            joinInSlices(texts, (text) => text, 1, meter),
+          )
+          expect(result.join('')).toBe(texts.join(','))
+          expect(units.every((done) => done === size)).toBe(true)
+          expect(units).toHaveLength(Math.floor(texts.length / size))
+          expect(result).toHaveLength(Math.ceil(texts.length / size))
+        },
+      ),
+    )
+  })
+})
+
+describe('turns: one slice of sliced work per task, whoever it is for', () => {
+  /** Steps that log `name` once per slice, `slices` times. */
+  function* logging(log: string[], name: string, slices: number): Steps<string> {
+    for (let slice = 0; slice < slices; slice++) {
+      log.push(name)
+      yield 1
+    }
+    return name
+  }
+
+  test('two at once take turns, and a timer set meanwhile runs between two turns', async () => {
+    const log: string[] = []
+    const both = Promise.all([
+      runInSlices(logging(log, 'a', 4)),
+      runInSlices(logging(log, 'b', 4)),
+    ])
+    // A bystander: each of its tasks sees at most one slice done before it.
+    let seen = log.length
+    const between: number[] = []
+    const ticking = setInterval(() => {
+      between.push(log.length - seen)
+      seen = log.length
+    }, 0)
+    expect(await both).toEqual(['a', 'b'])
+    clearInterval(ticking)
+    // The first slice of each runs at once (its call); then one per turn, in turn.
+    expect(log).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b'])
+    expect(between.length).toBeGreaterThanOrEqual(3)
+    expect(Math.max(...between)).toBeLessThanOrEqual(1)
+    expect(turnsWaiting()).toBe(0)
+  })
+
+  test('a turn is a task: nextTurn resolves after a timer set before it', async () => {
+    const order: string[] = []
+    setTimeout(() => order.push('timer'), 0)
+    await nextTurn()
+    order.push('turn')
+    expect(order).toEqual(['timer', 'turn'])
   })
 })
 
@@ -228,12 +355,33 @@ test('records are made (seeding, restoring) in slices of INSERT_SLICE, with a pa
     pauses++
   })
   expect(records).toHaveLength(5 * INSERT_SLICE + 7)
-  // Six slices (five full ones and 7 records), a pause between each two.
-  expect(pauses).toBe(5)
+  // Six slices (five full ones and 7 records), a pause before each.
+  expect(pauses).toBe(6)
+  // One slice's worth is made at once, without a pause (a small seed, in a test on fake
+  // timers).
+  pauses = 0
+  await createRecords(pets(INSERT_SLICE), async () => {
+    pauses++
+  })
+  expect(pauses).toBe(0)
   let ticks = 0
   const ticking = setInterval(() => ticks++, 0)
   await createRecords(pets(5 * INSERT_SLICE))
   clearInterval(ticking)
   // The default pause is a task: other timers ran between slices.
   expect(ticks).toBeGreaterThanOrEqual(3)
+})
+
+test('a seed is made, frozen, indexed and counted in slices, with a pause between', async () => {
+  let pauses = 0
+  const count = 20 * INSERT_SLICE
+  const seed = await createSeed({ count, make: () => pets(count) }, async () => {
+    pauses++
+  })
+  // One before the pets are made, one before each of the 20 slices of records, then 2
+  // between the 3 slices of 8 * 512 frozen, indexed and counted.
+  expect(pauses).toBe(1 + 20 + 2)
+  expect(Object.isFrozen(seed.pets[count - 1])).toBe(true)
+  expect(seed.byId.get(count)).toBe(seed.pets[count - 1])
+  expect(seed.bytes).toBe(seed.pets.reduce((bytes, pet) => bytes + petTextBytes(pet), 0))
 })

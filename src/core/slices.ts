@@ -17,8 +17,15 @@ export const SLICE_UNITS = 4096
  * `queueMicrotask` would run before any of them.
  */
 export function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0))
+  return new Promise((resolve) => realSetTimeout(resolve, 0))
 }
+
+/**
+ * The runtime's own setTimeout, as it was when the sandbox loaded: a test that fakes
+ * timers afterwards (vi.useFakeTimers) does not stop the sandbox's sliced work.
+ */
+const realSetTimeout: (callback: () => void, ms: number) => unknown =
+  globalThis.setTimeout.bind(globalThis)
 
 /**
  * Steps of sliced work: a generator that yields, after each slice, the units it did in
@@ -36,10 +43,52 @@ export function runNow<Result>(steps: Steps<Result>): Result {
   }
 }
 
-/** Runs steps with the runtime's next task between slices (`pause`: tests count them). */
+/**
+ * Sliced work waiting for its turn (the callbacks that resume it), oldest first, shared
+ * by every sandbox of the runtime: they share its event loop.
+ */
+const waiting: Array<() => void> = []
+let pumping = false
+
+/**
+ * Waits for this work's next turn: one slice of sliced work runs per task of the
+ * runtime, whichever request it is for, in turn. Twenty large requests at once then
+ * delay the others by one slice, not by twenty: with {@link nextTask} each, every one
+ * resumed in the same task (the runtime runs all the timers that are due before it
+ * reads the network again), and a server answered a bystander after 20 slices and 20
+ * answers of megabytes (docs/performance.md#neighbours).
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve)
+    if (!pumping) {
+      pumping = true
+      realSetTimeout(takeTurn, 0)
+    }
+  })
+}
+
+/** Resumes the work whose turn it is (its slice runs in this task), and asks for the next task. */
+function takeTurn() {
+  waiting.shift()?.()
+  // The work resumed asks again once its slice is done, in this task: another timer for
+  // it then, unless others wait (their timer is set already).
+  if (waiting.length > 0) realSetTimeout(takeTurn, 0)
+  else pumping = false
+}
+
+/** How much sliced work waits for its turn now (tests). */
+export function turnsWaiting(): number {
+  return waiting.length
+}
+
+/**
+ * Runs steps with a turn of their own between slices ({@link nextTurn}; `pause`: tests
+ * count them).
+ */
 export async function runInSlices<Result>(
   steps: Steps<Result>,
-  pause: () => Promise<void> = nextTask,
+  pause: () => Promise<void> = nextTurn,
 ): Promise<Result> {
   for (;;) {
     const step = steps.next()
@@ -68,6 +117,39 @@ export class SliceMeter {
     this.#units = 0
     return units
   }
+}
+
+/**
+ * The texts of `items` (`write`), separated by commas (a JSON list's inside), in steps
+ * that count `units` per item on `meter`: one piece per slice, its texts joined once
+ * into a flat string (every piece but the first starts with its comma). An answer of
+ * megabytes is then written piece by piece: built with `+=` item by item, it was a rope
+ * of one string per item, which the write flattened and encoded at once (100 ms and
+ * more for an export of 99,000 pets), and which kept the garbage collector busy.
+ */
+export function* joinInSlices<Item>(
+  items: Iterable<Item>,
+  write: (item: Item) => string,
+  /** The units of one item, or of each (an entry of 8 KB costs more than one of 100 bytes). */
+  units: number | ((item: Item) => number),
+  meter: SliceMeter,
+): Steps<string[]> {
+  const pieces: string[] = []
+  let texts: string[] = []
+  let pending = false
+  for (const item of items) {
+    texts.push(write(item))
+    pending = true
+    if (meter.add(typeof units === 'number' ? units : units(item))) {
+      pieces.push(texts.join(','))
+      // The next piece's comma: '' and its first text join as ",text".
+      texts = ['']
+      pending = false
+      yield meter.take()
+    }
+  }
+  if (pending) pieces.push(texts.join(','))
+  return pieces
 }
 
 /**

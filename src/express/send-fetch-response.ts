@@ -19,7 +19,13 @@ export function sendReply(
   const headers: string[] = []
   for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
   // A 204 has no body, and so no Content-Length (RFC 9110).
-  const length = reply.status === 204 ? 0 : Buffer.byteLength(reply.text)
+  const { pieces } = reply
+  const length =
+    reply.status === 204
+      ? 0
+      : pieces
+        ? byteLengthOf(pieces)
+        : Buffer.byteLength(reply.text)
   if (budget && reserved > 0) outgoing.once('close', () => budget.give(reserved))
   else if (budget && length >= budget.large) {
     if (!budget.take(length)) {
@@ -39,7 +45,42 @@ export function sendReply(
   }
   if (reply.status !== 204) headers.push('content-length', String(length))
   outgoing.writeHead(reply.status, headers)
-  outgoing.end(reply.status === 204 ? undefined : reply.text)
+  if (pieces && reply.status !== 204) void writePieces(pieces, outgoing)
+  else outgoing.end(reply.status === 204 ? undefined : reply.text)
+}
+
+function byteLengthOf(pieces: readonly string[]): number {
+  let length = 0
+  for (const piece of pieces) length += Buffer.byteLength(piece)
+  return length
+}
+
+/**
+ * Writes a large answer built in slices (an export, a HAR) piece by piece, each once the
+ * client has taken what the last one filled (`drain`): one write of megabytes encoded
+ * and copied the whole text at once, and 20 exports at once kept a server from its
+ * other clients for a second (docs/performance.md#neighbours). Stops when the client
+ * goes.
+ */
+async function writePieces(pieces: readonly string[], outgoing: ServerResponse) {
+  for (const piece of pieces) {
+    if (outgoing.destroyed) return
+    if (!outgoing.write(piece)) await drained(outgoing)
+  }
+  if (!outgoing.destroyed) outgoing.end()
+}
+
+/** Resolves once `outgoing` takes more (`drain`) or is closed. */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off('drain', done)
+      outgoing.off('close', done)
+      resolve()
+    }
+    outgoing.on('drain', done)
+    outgoing.on('close', done)
+  })
 }
 
 /**
