@@ -7,7 +7,14 @@ import type { Sandbox, World } from './sandbox-types.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
 import * as z from 'zod/mini'
 import { ISO_DATE_RULE, parseIsoDate } from './clock.js'
-import { JsonRefusal, MAX_JSON_DEPTH, parseJsonSteps } from './json-parse.js'
+import {
+  decodeSteps,
+  JsonRefusal,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  parseJsonSteps,
+} from './json-parse.js'
+import { thousands } from './text.js'
 import { runInSlices } from './slices.js'
 
 // The operations of the control API (`/__sandbox`); the route table names them.
@@ -301,8 +308,8 @@ export function deleteSession({ sandbox, params }: ControlCall): Answer {
  * deeper than MAX_JSON_DEPTH). Parsed in slices: an import's body may be 16 MiB.
  */
 export async function readJson(call: ControlCall): Promise<{ value: unknown } | Failure> {
-  // As request.text() decodes: UTF-8, a BOM dropped, bad bytes replaced.
-  const text = new TextDecoder().decode(await call.body())
+  // As request.text() decodes: UTF-8, a BOM dropped, bad bytes replaced; in slices.
+  const text = await runInSlices(decodeSteps(await call.body()))
   if (text.trim() === '') return { value: null }
   const value = await runInSlices(parseJsonSteps(text))
   if (!(value instanceof JsonRefusal)) return { value }
@@ -310,6 +317,12 @@ export async function readJson(call: ControlCall): Promise<{ value: unknown } | 
     return fail(
       'validation_failed',
       `Invalid body: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, and no control request needs more than ten. Send the body the endpoint documents (docs/control-api.md).`,
+    )
+  }
+  if (value.reason === 'items') {
+    return fail(
+      'validation_failed',
+      `Invalid body: a list (or object) in it holds more than ${thousands(MAX_JSON_ITEMS)} items, more than any control request takes (the largest export an import takes has fewer pets). Send the body the endpoint documents (docs/control-api.md); an import's journal may be left out.`,
     )
   }
   return fail(

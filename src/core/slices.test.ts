@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { harTextSteps, journalToHar } from './har.js'
-import { JsonRefusal, MAX_JSON_DEPTH, parseJsonSteps } from './json-parse.js'
+import {
+  DECODE_BYTES,
+  decodeSteps,
+  JsonRefusal,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  parseJsonSteps,
+} from './json-parse.js'
 import type { JournalEntry } from './journal.js'
 import { entryChars } from './journal-budget.js'
 import { createRecords, createSeed, INSERT_SLICE, petTextBytes } from './pet-seed.js'
@@ -135,6 +142,31 @@ describe('parseJsonSteps', () => {
     const refused = parse(deep(4_000_000))
     expect(refused).toBeInstanceOf(JsonRefusal)
     expect((refused as JsonRefusal).reason).toBe('depth')
+  })
+
+  test(`refuses a list or an object of more than ${MAX_JSON_ITEMS} items, before reading it all`, () => {
+    const list = (length: number) => `[${Array(length).fill('0').join(',')}]`
+    expect(parse(list(MAX_JSON_ITEMS))).toHaveLength(MAX_JSON_ITEMS)
+    const refused = parseJsonSteps(`${list(MAX_JSON_ITEMS + 1).slice(0, -1)},{]`)
+    // Refused at the item past the bound, before the syntax error after it.
+    expect((runNow(refused) as JsonRefusal).reason).toBe('items')
+    const members = (count: number) =>
+      `{${Array.from({ length: count }, (_, index) => `"k${index}":0`).join(',')}}`
+    expect((parse(members(MAX_JSON_ITEMS + 1)) as JsonRefusal).reason).toBe('items')
+  })
+
+  test('decodes UTF-8 as TextDecoder does, 256 KiB per slice', () => {
+    // Characters of 2, 3 and 4 bytes across slice boundaries, a BOM, and a bad byte.
+    const text = 'aé€😀'.repeat(70_000)
+    const encoded = new TextEncoder().encode(`\uFEFF${text}`)
+    const bytes = new Uint8Array(encoded.length + 1)
+    bytes.set(encoded)
+    bytes[encoded.length] = 0xff
+    const { result, units } = slicesOf(decodeSteps(bytes))
+    expect(result).toBe(new TextDecoder().decode(bytes))
+    expect(units).toHaveLength(Math.ceil(bytes.length / DECODE_BYTES))
+    expect(units.every((done) => done === SLICE_UNITS)).toBe(true)
+    expect(runNow(decodeSteps(new TextEncoder().encode('{"a":1}')))).toBe('{"a":1}')
   })
 
   test('works in slices of SLICE_UNITS values', () => {

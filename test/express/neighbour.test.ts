@@ -59,6 +59,21 @@ describe('no body answers 500', () => {
     }
   })
 
+  test('a body with a list of more than 500,000 items is 400 saying so, and 500,000 are read', async () => {
+    const list = (length: number) =>
+      `{"id":"objects","from":{"format":"petstore-sandbox/session@1","journal":[${Array(length).fill('{}').join(',')}]}}`
+    const over = await send('POST', '/__sandbox/sessions', list(500_001))
+    expect(over.status).toBe(400)
+    expect(await over.json()).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('holds more than 500,000 items'),
+    })
+    // At the bound, the body is read and the import judged (its fields are missing).
+    const at = await send('POST', '/__sandbox/sessions', list(500_000))
+    expect(at.status).toBe(400)
+    expect((await at.json()).message).toMatch(/^Invalid body: from\.session is required/)
+  })
+
   test('a scenario whose data.pets are 20,000 wrong pets is 400 naming the first', async () => {
     const answer = await send(
       'PUT',
