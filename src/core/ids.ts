@@ -35,11 +35,29 @@ export function checkPetIds(
   pets: ReadonlyArray<{ id?: number | undefined }>,
   source: IdSource,
 ): void {
-  const max = maxFileId(source.maxPets)
-  const seen = new Map<number, number>()
-  for (const [index, pet] of pets.entries()) {
+  const ids = new PetIdCheck(source)
+  for (const [index, pet] of pets.entries()) ids.add(pet, index)
+}
+
+/**
+ * {@link checkPetIds} a pet at a time, for a check that goes in slices (an import's
+ * 99,000 pets at once took a server 50 ms): `add` throws what it would.
+ */
+export class PetIdCheck {
+  readonly #source: IdSource
+  readonly #max: number
+  readonly #seen = new Map<number, number>()
+
+  constructor(source: IdSource) {
+    this.#source = source
+    this.#max = maxFileId(source.maxPets)
+  }
+
+  /** Checks the id of the pet at `index` against the rule and the ids before it. */
+  add(pet: { id?: number | undefined }, index: number): void {
+    const source = this.#source
     const id = pet.id
-    if (id === undefined) continue
+    if (id === undefined) return
     // Named only when refused: 99,000 names made for nothing took a server 50 ms.
     const at = (at: number) => source.where?.(at) ?? `${source.field}[${at}].id`
     if (!Number.isSafeInteger(id) || id < 1) {
@@ -51,15 +69,15 @@ export function checkPetIds(
           'Give every pet a positive integer id, or leave ids out and they are assigned in order.',
       )
     }
-    if (id > max) {
+    if (id > this.#max) {
       throw SandboxError.for(
         source.code,
         source.action,
-        `${at(index)} ${id} is past ${max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
+        `${at(index)} ${id} is past ${this.#max}, the largest id a file may use (2^53 - 1 minus maxPets, so the ids of created pets stay exact)`,
         source.fix ?? 'Use smaller ids, or leave ids out and they are assigned in order.',
       )
     }
-    const first = seen.get(id)
+    const first = this.#seen.get(id)
     if (first !== undefined) {
       throw SandboxError.for(
         source.code,
@@ -69,6 +87,6 @@ export function checkPetIds(
           'Give every pet a distinct id, or leave ids out and they are assigned in order.',
       )
     }
-    seen.set(id, index)
+    this.#seen.set(id, index)
   }
 }

@@ -204,7 +204,7 @@ export function* scenarioSizeSteps(
   const inner = (data as { data?: unknown }).data
   const pets = isObject(inner) ? (inner as { pets?: unknown }).pets : undefined
   if (!atMostValues(data, MAX_SCENARIO_VALUES, pets)) {
-    return `${at.length === 0 ? 'the scenario' : fieldPath(at, '')} holds more than ${thousands(MAX_SCENARIO_VALUES)} values besides data.pets, more than any scenario needs`
+    return `${at.length === 0 ? 'the scenario' : fieldPath(at, '')} holds more than ${thousands(MAX_SCENARIO_VALUES)} values besides data.pets (fields and their values at any depth), more than any scenario needs: name only the operations, plans and keys it changes, and seed many pets with data.count`
   }
   if (!Array.isArray(pets)) return undefined
   const meter = new SliceMeter()

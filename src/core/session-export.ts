@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import type { Clock, ClockState } from './clock.js'
 import { ISO_DATE_RULE, parseIsoDate, toEpochMs } from './clock.js'
 import { SandboxError } from './errors.js'
-import { checkPetIds } from './ids.js'
+import { PetIdCheck } from './ids.js'
 import { describeIssues, fieldPath, typeName } from './describe-issues.js'
 import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
@@ -258,12 +258,13 @@ const exportShellSchema = z.object({
  * at any depth) an item may hold, and its units of work in a slice.
  */
 const LISTS = [
-  { name: 'pets', schema: petSchema, values: 32, units: 1, what: 'a pet' },
+  // A pet's check (its size, its schema, its id) is some 4 µs, an entry's some 8.
+  { name: 'pets', schema: petSchema, values: 32, units: 4, what: 'a pet' },
   {
     name: 'journal',
     schema: journalEntrySchema,
     values: 1_000,
-    units: 4,
+    units: 8,
     what: 'a journal entry',
   },
   // Bounded by scenarioSizeSteps.
@@ -341,6 +342,15 @@ export function* checkExportSteps(
   }
   const meter = new SliceMeter()
   const lists: Record<string, unknown[]> = {}
+  // The pets' ids, checked as each pet is; the first wrong one told once the lists
+  // passed, as a check of them all at the end told it.
+  const ids = new PetIdCheck({
+    code: 'INVALID_SESSION_EXPORT',
+    action: 'check the export',
+    field: field('pets'),
+    maxPets: options.maxPets,
+  })
+  let wrongId: string | undefined
   for (const list of LISTS) {
     const items = shell.data[list.name]
     if (items === undefined) continue
@@ -374,6 +384,13 @@ export function* checkExportSteps(
         )
       }
       checked.push(parsed.data)
+      if (list.name === 'pets' && wrongId === undefined) {
+        try {
+          ids.add(parsed.data as Pet, index)
+        } catch (error) {
+          wrongId = reasonOf(error)
+        }
+      }
       if (meter.add(list.units)) yield meter.take()
     }
     lists[list.name] = checked
@@ -385,13 +402,8 @@ export function* checkExportSteps(
     // Without its journal, an export has not all of it.
     journalComplete: read.journal !== undefined && read.journalComplete !== false,
   }
+  if (wrongId !== undefined) return problem(wrongId)
   try {
-    checkPetIds(data.pets, {
-      code: 'INVALID_SESSION_EXPORT',
-      action: 'check the export',
-      field: field('pets'),
-      maxPets: options.maxPets,
-    })
     toEpochMs(data.clock.now, field('clock.now'))
   } catch (error) {
     return problem(reasonOf(error))

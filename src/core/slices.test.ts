@@ -221,8 +221,8 @@ describe('the checks of an import, in slices', () => {
     const data = exportWorld(source(10 * SLICE_UNITS, 2 * SLICE_UNITS))
     const { result, units } = slicesOf(checkExportSteps(data))
     expect(result.ok).toBe(true)
-    // A pet is a unit, a journal entry four, a scenario eight.
-    expectSlices(units, 10 * SLICE_UNITS + 8 * SLICE_UNITS, 8)
+    // A pet is four units, a journal entry eight, a scenario eight.
+    expectSlices(units, 4 * 10 * SLICE_UNITS + 8 * 2 * SLICE_UNITS, 8)
   })
 
   test('atMostValues counts without reading past its bound', () => {

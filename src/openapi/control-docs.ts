@@ -88,7 +88,7 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
       '200': definedScenario('Replaced: the scenario as now defined.'),
       '201': definedScenario('Defined: the scenario as defined.'),
       '400': controlResponse(
-        "A field is wrong (named in the message), keys are set, the name is a built-in or loaded scenario's, or the session has 20 already (validation_failed); the body is not JSON (invalid_json).",
+        "A field is wrong (named in the message), keys are set, the name is a built-in or loaded scenario's, the session has 20 already, the scenario holds more than 10,000 values besides data.pets, or the body nests more than 64 levels or has a list of more than 500,000 items (validation_failed, saying what to send instead); the body is not JSON (invalid_json).",
       ),
       '415': NOT_JSON,
       ...pathErrors('control'),
@@ -217,7 +217,7 @@ export const CONTROL_DOCS: Record<string, OperationDoc> = {
       '200': controlResponse('The session already existed.', 'SessionKeys'),
       '201': controlResponse('The session was made.', 'SessionKeys'),
       '400': controlResponse(
-        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), the scenario is not loaded (unknown_scenario), or a field of from is wrong, named as from.<field> (validation_failed).',
+        'The body is not JSON (invalid_json) or has other fields (validation_failed), the id is not one (invalid_session), the scenario is not loaded (unknown_scenario), or a field of from is wrong, named as from.<field> (validation_failed). From is checked item by item and refused at the first wrong one: a pet of more than 32 values, a journal entry of more than 1,000, a journal of more than 100,000 entries, a scenario of more than 10,000 values besides data.pets. A body nested more than 64 levels or with a list of more than 500,000 items is refused before it is read whole (validation_failed).',
       ),
       '409': controlResponse(
         'With from: a session of this id is live (session_exists); end it with DELETE /__sandbox/sessions/{id} first.',

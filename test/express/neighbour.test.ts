@@ -100,9 +100,29 @@ describe('no body answers 500', () => {
       }),
     )
     expect(answer.status).toBe(400)
-    expect((await answer.json()).message).toMatch(
+    const { message } = await answer.json()
+    expect(message).toMatch(
       /^Invalid body: from\.scenarios\[0\] holds more than 10,000 values/,
     )
+    expect(message).toContain('name only the operations, plans and keys it changes')
+  })
+
+  test('a scenario defined at run time with more than 10,000 values is 400 saying what to do', async () => {
+    const answer = await send(
+      'PUT',
+      '/__sandbox/scenarios/wide',
+      JSON.stringify({
+        description: 'x',
+        rateLimits: { plans: { p: Array(10_001).fill(0) } },
+      }),
+    )
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(
+        /the scenario holds more than 10,000 values besides data\.pets .*seed many pets with data\.count/,
+      ),
+    })
   })
 })
 
