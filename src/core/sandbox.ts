@@ -229,7 +229,11 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
     (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
   )
   const worldOf = (id: string): { world: SandboxWorld; created: boolean } => {
-    if (id === DEFAULT_SESSION) return { world: main, created: false }
+    if (id === DEFAULT_SESSION) {
+      // Expired sessions end at the next request, whichever session it names.
+      sessions.sweep()
+      return { world: main, created: false }
+    }
     const { session, created } = sessions.use(id)
     return { world: session, created }
   }
