@@ -1,7 +1,7 @@
 import type { HeaderMap } from './reply.js'
 import {
   entryBytes,
-  utf8Length,
+  textBytes,
   type BudgetedJournal,
   type JournalBudget,
 } from './journal-budget.js'
@@ -218,7 +218,7 @@ export class Journal implements BudgetedJournal {
     const sizes = this.#sizes
     const entries = this.#entries
     if (!sizes || !entries) return
-    const bytes = utf8Length(body)
+    const bytes = textBytes(body)
     ;(sizes[firstAfter(entries, entry.id - 1, this.#head)] as number) -= bytes
     this.#bytes -= bytes
     this.#budget?.count(-bytes)
