@@ -29,6 +29,7 @@ export const GIVE_BACK_BOUNDS = {
 const mb = (bytes) => Math.round((bytes / MiB) * 100) / 100
 const figures = (sample) => ({
   heapMiB: mb(sample.heapUsed),
+  heapTotalMiB: mb(sample.heapTotal),
   rssMiB: mb(sample.rss),
   sessions: sample.sessions,
 })
