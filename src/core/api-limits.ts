@@ -4,6 +4,8 @@ import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import {
   DEFAULT_BAN,
+  limitWindow,
+  SCENARIO_MARK,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimitPolicy,
@@ -36,20 +38,9 @@ export function anonymousRateLimitHeaders(world: SandboxWorld): HeaderMap {
   return peekHeaders(world, world.activeScenario(), undefined)
 }
 
-/**
- * Which window a request of `key` counts in. A scenario picked with X-Sandbox-Scenario
- * affects that request only: when it brings rate limits of its own (`rate-limited`,
- * `rate-limit-countdown`) and is not the active scenario, its requests count in a window
- * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
- * plain requests. Bounded by keys × scenarios. Keys are printable ASCII: no newline.
- */
 function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string {
-  if (!scenario.rateLimits || scenario.name === world.activeScenario().name) return key
-  return `${key}${SCENARIO_MARK}${scenario.name}`
+  return limitWindow(key, scenario, world.activeScenario().name)
 }
-
-/** What joins a key and the scenario a header picked, in a window's key. */
-const SCENARIO_MARK = '\n'
 
 /**
  * Forgets the windows a scenario picked by header kept (one a session defined at run

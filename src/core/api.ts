@@ -183,7 +183,7 @@ export async function handleApiRequest(
   recorded.durationMs = durationMs
   if (rateLimit) recorded.rateLimit = rateLimit
   if (body) Object.assign(recorded, journalBody(body))
-  world.record(recorded, body)
+  world.record(recorded, body, request)
   return reply
 }
 
