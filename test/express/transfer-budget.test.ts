@@ -60,6 +60,26 @@ describe('a server whose large transfers fill the budget answers 503 until there
     await expect.poll(() => budget.used).toBe(0)
   })
 
+  test('an export takes its room before its text is built, once, for no less than its size', async () => {
+    const taken: number[] = []
+    const take = budget.take.bind(budget)
+    budget.take = (bytes: number) => {
+      taken.push(bytes)
+      return take(bytes)
+    }
+    try {
+      const sent = await fetch(`${origin}/__sandbox/export`)
+      const length = (await sent.arrayBuffer()).byteLength
+      expect(sent.status).toBe(200)
+      // The estimate (more than the text: the text was not built yet), and nothing more.
+      expect(taken).toHaveLength(1)
+      expect(taken[0]).toBeGreaterThan(length)
+      await expect.poll(() => budget.used).toBe(0)
+    } finally {
+      budget.take = take
+    }
+  })
+
   test('an import (a body of 1 KiB or more), refused before it is read', async () => {
     const data = await (await fetch(`${origin}/__sandbox/export`)).json()
     const post = () =>
