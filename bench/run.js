@@ -16,6 +16,9 @@
 // to bench/results/startup.json).
 // BENCH_ONLY=coach (only what the report card and the request ids add to an in-test
 // request, issue 23, bench/coach-cost.js).
+// node bench/run.js neighbour, or BENCH_ONLY=neighbour (only how long a large request
+// makes other clients wait, issue 36, bench/neighbour.js, about a minute; written to
+// bench/results/neighbour.json).
 import {
   existsSync,
   mkdirSync,
@@ -57,6 +60,11 @@ import {
   renderPersist,
   TARGETS,
 } from './lib/report.js'
+import {
+  evaluateNeighbourTargets,
+  measureNeighbour,
+  renderNeighbour,
+} from './neighbour.js'
 import {
   evaluateSessionTargets,
   measureSessions,
@@ -464,6 +472,8 @@ async function main() {
   }
   const started = performance.now()
   const host = machine()
+  // The section to run alone: BENCH_ONLY, or the first argument (node bench/run.js neighbour).
+  const only = process.argv[2] ?? process.env.BENCH_ONLY
   if (process.env.BENCH_ONLY === 'bundle') {
     const only = { date: new Date().toISOString(), machine: host, config }
     only.bundle = await measureBundle(ROOT)
@@ -483,6 +493,21 @@ async function main() {
     writeFileSync(join(RESULTS, 'docs.json'), `${JSON.stringify(only, null, 2)}\n`)
     process.stdout.write(`\n${renderDocs(only, only.targets)}`)
     log(`\nwritten: bench/results/docs.json`)
+    return
+  }
+  if (only === 'neighbour') {
+    const result = { date: new Date().toISOString(), machine: host, config }
+    result.neighbour = await measureNeighbour(ROOT, log)
+    result.targets = evaluateNeighbourTargets(result.neighbour)
+    result.durationS = (performance.now() - started) / 1000
+    mkdirSync(RESULTS, { recursive: true })
+    writeFileSync(join(RESULTS, 'neighbour.json'), `${JSON.stringify(result, null, 2)}\n`)
+    process.stdout.write(`\n${renderNeighbour(result)}`)
+    for (const target of result.targets.filter((t) => t.result !== 'PASS'))
+      log(
+        `${target.result} ${target.label}: ${target.value} ${target.op} ${target.limit}`,
+      )
+    log(`\nwritten: bench/results/neighbour.json`)
     return
   }
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
@@ -593,6 +618,7 @@ async function main() {
   log('bundle: the browser entry over msw alone (esbuild, minified, gzipped)')
   const bundle = await measureBundle(ROOT)
   const docs = await measureDocsRender(ROOT, log)
+  const neighbour = await measureNeighbour(ROOT, log)
 
   const results = {
     date: new Date().toISOString(),
@@ -610,12 +636,14 @@ async function main() {
     sessions,
     bundle,
     docs,
+    neighbour,
   }
   results.figures = { ...figures(results), ...sessionFigures(results) }
   const targets = [
     ...evaluateTargets(results),
     ...evaluateSessionTargets(results),
     ...evaluateDocsTargets(results),
+    ...evaluateNeighbourTargets(neighbour),
   ]
   results.targets = targets
 
@@ -632,7 +660,7 @@ async function main() {
   const comparison = compare(previous, results)
   const markdown = renderMarkdown(results, targets, comparison).replace(
     '\n## Targets',
-    `\n${renderSessions(results, targets)}\n${renderDocs(results, targets)}\n## Targets`,
+    `\n${renderSessions(results, targets)}\n${renderDocs(results, targets)}\n${renderNeighbour(results)}\n## Targets`,
   )
   writeFileSync(latestJson, `${JSON.stringify(results, null, 2)}\n`)
   writeFileSync(join(RESULTS, 'latest.md'), markdown)

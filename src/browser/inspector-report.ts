@@ -1,4 +1,4 @@
-import type { Finding, Report } from '../core/report-card.js'
+import type { Finding, FindingCode, Report } from '../core/report-card.js'
 import type { Make } from './inspector-entry.js'
 
 // The inspector's Report view: the session's report card beside its journal, each
@@ -17,6 +17,27 @@ const NOUNS: Record<Finding['severity'], [string, string]> = {
   error: ['error', 'errors'],
   warning: ['warning', 'warnings'],
   info: ['info', 'info'],
+}
+
+/**
+ * What each code of the card is about, in a few words: the title of its code in the view
+ * (docs/report-card.md#what-each-code-means says more). Every code has one: a test holds
+ * this list, the contract's table, docs/errors.md and the control OpenAPI document to
+ * the same codes.
+ */
+export const FINDING_TITLES: Record<FindingCode, string> = {
+  retry_before_retry_after: 'Sent again before Retry-After had passed',
+  api_key_banned: 'The key was temporarily banned',
+  endpoint_removed: 'Called a removed endpoint (410)',
+  no_exponential_backoff: 'Retries whose waits did not grow',
+  blind_retry: 'A dropped create sent again without looking first',
+  deprecated_endpoint: 'Called a deprecated endpoint',
+  invalid_request: 'Requests the API rejected (400)',
+  authentication_failed: 'Requests without a valid key (401)',
+  rate_limit_exceeded: 'Received 429s',
+  duplicate_create: 'The same create twice within 10 s',
+  unmodelled_endpoint: 'Called an endpoint whose shape is not published',
+  connection_dropped: 'Connections your faults scenario dropped',
 }
 
 /** What the Report view asks of the journal beside it, to open a finding's request. */
@@ -129,7 +150,7 @@ function renderFinding(finding: Finding, el: Make): HTMLLIElement {
       'div',
       { class: 'psi-line' },
       el('span', { class: 'psi-severity' }, finding.severity),
-      el('code', {}, finding.code),
+      el('code', { title: FINDING_TITLES[finding.code] }, finding.code),
       el(
         'span',
         { class: 'psi-count' },

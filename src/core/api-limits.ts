@@ -4,6 +4,8 @@ import type { Plan } from './fixtures.js'
 import { hasOwnName, ownValue } from './own-names.js'
 import {
   DEFAULT_BAN,
+  limitWindow,
+  SCENARIO_MARK,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimitPolicy,
@@ -36,20 +38,9 @@ export function anonymousRateLimitHeaders(world: SandboxWorld): HeaderMap {
   return peekHeaders(world, world.activeScenario(), undefined)
 }
 
-/**
- * Which window a request of `key` counts in. A scenario picked with X-Sandbox-Scenario
- * affects that request only: when it brings rate limits of its own (`rate-limited`,
- * `rate-limit-countdown`) and is not the active scenario, its requests count in a window
- * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
- * plain requests. Bounded by keys × scenarios. Keys are printable ASCII: no newline.
- */
 function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string {
-  if (!scenario.rateLimits || scenario.name === world.activeScenario().name) return key
-  return `${key}${SCENARIO_MARK}${scenario.name}`
+  return limitWindow(key, scenario, world.activeScenario().name)
 }
-
-/** What joins a key and the scenario a header picked, in a window's key. */
-const SCENARIO_MARK = '\n'
 
 /**
  * Forgets the windows a scenario picked by header kept (one a session defined at run
@@ -59,6 +50,23 @@ const SCENARIO_MARK = '\n'
 export function forgetScenarioWindows(limiter: RateLimiter, name: string): void {
   const suffix = `${SCENARIO_MARK}${name}`
   limiter.forget((key) => key.endsWith(suffix))
+}
+
+/**
+ * The rate-limit headers of a request answered before the limiter (a path that is not
+ * one, a method the path does not take): a valid key's request counts while its window
+ * has room, and the answer stays the refusal (never a 429, nor a step towards a ban);
+ * other requests only show the window as it stands.
+ */
+export function countWhileRoom(
+  world: SandboxWorld,
+  scenario: Scenario,
+  known: KnownKey | undefined,
+  counted: boolean,
+): HeaderMap {
+  const headers = peekHeaders(world, scenario, known)
+  if (!counted || !known || Number(headers['x-ratelimit-remaining']) <= 0) return headers
+  return checkLimit(world, scenario, known, world.clock.now()).headers
 }
 
 /** A 429 as the API words it, beside the limiter's decision. */

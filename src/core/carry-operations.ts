@@ -1,10 +1,10 @@
-import { fail, type Failure } from './api-errors.js'
+import { fail, Failure } from './api-errors.js'
 import { SandboxError } from './errors.js'
 import type { Answer, ControlCall } from './routes.js'
 import { MAX_SESSION_IMPORT_BYTES } from './limits.js'
 import { CONTROL_PATH } from './routes.js'
 import { portOf } from './sandbox-port.js'
-import { checkSessionExport, SESSION_EXPORT_FIX } from './session-export.js'
+import { checkSessionExportInSlices, SESSION_EXPORT_FIX } from './session-export.js'
 import { thousands } from './text.js'
 
 // The control operations that carry a session out (`GET /__sandbox/export`,
@@ -15,13 +15,25 @@ import { thousands } from './text.js'
  * Like every control read, a session that is not live is exported as it would start
  * (and is not made by the read).
  */
-export async function exportSession({ sandbox, session }: ControlCall): Promise<Answer> {
-  return { status: 200, body: await portOf(sandbox).carrying.exportOf(session()) }
+export async function exportSession({
+  sandbox,
+  session,
+  reserve,
+}: ControlCall): Promise<Answer> {
+  // Built in slices, once the server has room for its size.
+  const text = await portOf(sandbox).carrying.exportTextOf(session(), reserve)
+  return text instanceof Failure ? text : { status: 200, body: text }
 }
 
 /** `GET /__sandbox/requests.har`: its journal as HAR 1.2, on the request's own origin. */
-export function exportHar({ sandbox, session, url }: ControlCall): Answer {
-  return { status: 200, body: portOf(sandbox).carrying.harOf(session(), url.origin) }
+export async function exportHar({
+  sandbox,
+  session,
+  url,
+  reserve,
+}: ControlCall): Promise<Answer> {
+  const text = await portOf(sandbox).carrying.harTextOf(session(), url.origin, reserve)
+  return text instanceof Failure ? text : { status: 200, body: text }
 }
 
 /**
@@ -34,20 +46,29 @@ export async function importSession(
   id: string,
   from: unknown,
 ): Promise<{ created: true } | Failure> {
-  if (sandbox.sessions().some((session) => session.id === id)) {
-    return fail(
+  const exists = () =>
+    sandbox.sessions().some((session) => session.id === id) &&
+    fail(
       'session_exists',
       `A session "${id}" is live: an import makes a new session. End it first with DELETE /__sandbox/sessions/${id}, or import under another id.`,
     )
-  }
+  const live = exists()
+  if (live) return live
   const { carrying } = portOf(sandbox)
-  const checked = checkSessionExport(from, { root: 'from', maxPets: carrying.maxPets })
+  // In slices: other requests are answered meanwhile.
+  const checked = await checkSessionExportInSlices(from, {
+    root: 'from',
+    maxPets: carrying.maxPets,
+  })
   if (!checked.ok) {
     return fail(
       'validation_failed',
       `Invalid body: ${checked.message}. ${SESSION_EXPORT_FIX}`,
     )
   }
+  // Another import of that id (or a request naming it) may have made it meanwhile.
+  const made = exists()
+  if (made) return made
   const { scenario, scenarios } = checked.value
   const taken = scenarios.findIndex(({ name }) => sandbox.scenarios.has(name))
   if (taken !== -1) {

@@ -7,6 +7,8 @@ import type { Sandbox, World } from './sandbox-types.js'
 import { DEFAULT_SESSION, generateSessionId, isSessionId } from './sessions.js'
 import * as z from 'zod/mini'
 import { ISO_DATE_RULE, parseIsoDate } from './clock.js'
+import { JsonRefusal, MAX_JSON_DEPTH, parseJsonSteps } from './json-parse.js'
+import { runInSlices } from './slices.js'
 
 // The operations of the control API (`/__sandbox`); the route table names them.
 
@@ -294,16 +296,24 @@ export function deleteSession({ sandbox, params }: ControlCall): Answer {
   return { status: 204, body: null }
 }
 
-/** The JSON body of a control request, or invalid_json. */
+/**
+ * The JSON body of a control request, or invalid_json (validation_failed when nested
+ * deeper than MAX_JSON_DEPTH). Parsed in slices: an import's body may be 16 MiB.
+ */
 export async function readJson(call: ControlCall): Promise<{ value: unknown } | Failure> {
   // As request.text() decodes: UTF-8, a BOM dropped, bad bytes replaced.
   const text = new TextDecoder().decode(await call.body())
-  try {
-    return { value: text.trim() === '' ? null : JSON.parse(text) }
-  } catch {
+  if (text.trim() === '') return { value: null }
+  const value = await runInSlices(parseJsonSteps(text))
+  if (!(value instanceof JsonRefusal)) return { value }
+  if (value.reason === 'depth') {
     return fail(
-      'invalid_json',
-      'The body is not valid JSON (check quotes, commas and brackets).',
+      'validation_failed',
+      `Invalid body: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, and no control request needs more than ten. Send the body the endpoint documents (docs/control-api.md).`,
     )
   }
+  return fail(
+    'invalid_json',
+    'The body is not valid JSON (check quotes, commas and brackets).',
+  )
 }

@@ -20,6 +20,8 @@ export interface ControlRequest {
   session(): SandboxWorld
   /** A journal entry by request id, from whichever session holds it. */
   findRequest(id: number): JournalEntry | undefined
+  /** Room for a large answer, before it is built (HandleInit `reserve`). */
+  reserve?: (bytes: number) => Failure | undefined
 }
 
 /**
@@ -28,7 +30,7 @@ export interface ControlRequest {
  */
 export async function handleControlRequest(
   sandbox: Sandbox,
-  { request, url, rest, body, session, findRequest }: ControlRequest,
+  { request, url, rest, body, session, findRequest, reserve }: ControlRequest,
 ): Promise<Reply> {
   const method = request.method.toUpperCase()
   const found = routeControl(method, rest === '/' ? '' : rest)
@@ -55,6 +57,7 @@ export async function handleControlRequest(
         url,
         params,
         body: async () => bytes,
+        ...(reserve ? { reserve } : {}),
       }),
   )
   if (outcome instanceof Failure) return errorReply(outcome)

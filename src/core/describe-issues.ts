@@ -57,6 +57,7 @@ function describeIssue(issue: $ZodIssue, integer = false): string {
       return `must be ${issue.inclusive ? 'at least' : 'greater than'} ${issue.minimum}`
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`
       return `must be at most ${issue.maximum}`
     case 'invalid_value':
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`

@@ -1,6 +1,7 @@
 import type { JournalEntry } from './journal.js'
 import { utf8Length } from './journal-budget.js'
 import { REQUEST_ID_HEADER } from './reply.js'
+import { SliceMeter, type Steps } from './slices.js'
 import { SANDBOX_VERSION } from './version.js'
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browser dev
@@ -115,6 +116,37 @@ export function journalToHar(entries: readonly JournalEntry[], options: HarOptio
       'The journal had dropped older requests or cut bodies (journalSize, maxJournalBytes, 4 KiB per body): these are the requests and bodies it kept.'
   }
   return { log }
+}
+
+/**
+ * About the bytes of the HAR of a journal, counted before it is built: the journal's
+ * own count of its entries' bytes (journal-budget.ts), twice (a HAR spells each field
+ * with more around it), and what every entry adds.
+ */
+export function harBytes(entries: number, journalBytes: number): number {
+  return 1024 + 2 * journalBytes + 800 * entries
+}
+
+/**
+ * The JSON text of {@link journalToHar}'s archive, the same bytes as `JSON.stringify`
+ * writes, built in steps that yield after each slice of entries.
+ */
+export function* harTextSteps(
+  entries: readonly JournalEntry[],
+  options: HarOptions,
+): Steps<string> {
+  const meter = new SliceMeter()
+  const { log } = journalToHar([], options)
+  const { entries: _none, comment, ...head } = log
+  let text = `{"log":${JSON.stringify(head).slice(0, -1)},"entries":[`
+  for (const [index, entry] of entries.entries()) {
+    const written = JSON.stringify(harEntry(entry, options.origin))
+    text += index === 0 ? written : `,${written}`
+    if (meter.add(8)) yield meter.take()
+  }
+  text += ']'
+  if (comment !== undefined) text += `,"comment":${JSON.stringify(comment)}`
+  return `${text}}}`
 }
 
 function harEntry(entry: JournalEntry, origin: string): HarEntry {

@@ -174,6 +174,14 @@ export class PetStore implements PetData {
     return this.#sources().flatMap((source) => [...source].map((pet) => ({ ...pet })))
   }
 
+  /**
+   * The pets in id order as they are now: the records themselves, not copies (@msw/data
+   * records are frozen, and an update replaces one), to read and never change.
+   */
+  records(): Pet[] {
+    return this.#sources().flatMap((source) => [...source])
+  }
+
   /** Back to the seed. Synchronous when nothing is under way and nothing is to be written. */
   reset(): Promise<void> {
     const seed = this.#options.seed()

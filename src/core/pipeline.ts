@@ -58,6 +58,12 @@ export interface HandleInit {
    * waiting when the client hangs up (latency.ts `delay`).
    */
   client?: ClientConnection
+  /**
+   * Takes room for a large answer of about `bytes` before it is built (an export, a
+   * HAR): the server's budget of large transfers (express/transfer-budget.ts). A failure
+   * (503) when there is none now. msw runtimes leave it out.
+   */
+  reserve?: (bytes: number) => Failure | undefined
 }
 
 /** Which of the sandbox's scopes a request is in, and why it is refused if it is. */
@@ -241,6 +247,7 @@ export function createPipeline(host: PipelineHost) {
           return named.world
         },
         findRequest: (wanted) => findRequest(host, wanted),
+        ...(init.reserve ? { reserve: init.reserve } : {}),
       })
     }
     if (created) reply.headers[SESSION_CREATED_HEADER] = 'true'

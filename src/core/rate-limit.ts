@@ -230,6 +230,26 @@ export class RateLimiter {
   }
 }
 
+/** What joins a key and the scenario a header picked, in a window's key. */
+export const SCENARIO_MARK = '\n'
+
+/**
+ * Which window a request of `key` counts in. A scenario picked with X-Sandbox-Scenario
+ * affects that request only: when it brings rate limits of its own (`rate-limited`,
+ * `rate-limit-countdown`) and is not the active scenario, its requests count in a window
+ * of that key and scenario, so its 429s, ignored retries and bans never reach the key's
+ * plain requests. The report card judges runs of retries in the same windows. Bounded by
+ * keys × scenarios. Keys are printable ASCII: no newline.
+ */
+export function limitWindow(
+  key: string,
+  scenario: { name: string; rateLimits?: unknown },
+  activeScenario: string,
+): string {
+  if (!scenario.rateLimits || scenario.name === activeScenario) return key
+  return `${key}${SCENARIO_MARK}${scenario.name}`
+}
+
 export function rateLimitHeaders(
   limit: number,
   remaining: number,

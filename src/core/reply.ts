@@ -32,6 +32,13 @@ export function jsonReply(status: number, body: unknown, ...headers: HeaderMap[]
 }
 
 /**
+ * A body whose JSON text is built already (in slices: an export, a HAR), sent as it is.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
  * The JSON text of records that never change, by record: @msw/data freezes its records
  * and replaces one on update, so a pet's text is written once and a list joins the
  * texts of its pets (a fifth of the cost of `JSON.stringify` for 20 pets).
@@ -40,6 +47,7 @@ const recordTexts = new WeakMap<object, string>()
 
 /** `JSON.stringify(body)`, reusing the text of frozen plain records and of lists of them. */
 export function jsonText(body: unknown): string {
+  if (body instanceof JsonText) return body.text
   if (!Array.isArray(body)) return cachedText(body) ?? JSON.stringify(body)
   let text = '['
   for (let index = 0; index < body.length; index++) {

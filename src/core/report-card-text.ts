@@ -20,12 +20,12 @@ const WORDS: Record<
   retry_before_retry_after: {
     message:
       'Requests were sent with a key while a 429 for that key still asked it to wait (Retry-After). In production every one of them is refused again and counts towards a temporary ban of the key, which stops every part of your application that uses it.',
-    fix: 'After a 429, send nothing with that key until the seconds of its Retry-After header have passed; then back off longer after each further 429.',
+    fix: 'After a 429, send nothing with that key until the seconds of its Retry-After header have passed: waiting exactly that is enough, every time. A retry library that caps its waits must cap them above the longest Retry-After you accept, or give up instead of retrying early.',
   },
   api_key_banned: {
     message:
       'The key was temporarily banned (429 api_key_temporarily_banned) because requests kept coming while a 429 asked it to wait. In production a banned key fails every request of every caller that shares it until the ban ends.',
-    fix: 'Honour Retry-After after every 429 and back off exponentially; while banned, wait out the Retry-After of the ban instead of retrying.',
+    fix: 'Honour Retry-After after every 429; while banned, wait out the Retry-After of the ban instead of retrying.',
   },
   endpoint_removed: {
     message:
@@ -34,8 +34,13 @@ const WORDS: Record<
   },
   no_exponential_backoff: {
     message:
-      'A key was retried three or more times in a row after 429s without the wait between retries growing. Retrying at a steady pace keeps the limit used up for every caller of the key; the API asks clients to back off exponentially.',
-    fix: 'After each 429, wait at least its Retry-After, and make every further wait longer than the one before (1 s, 2 s, 4 s, ...; jitter that keeps each wait longer than the last).',
+      'A key was retried three or more times in a row, with waits no Retry-After asked for (after dropped connections, 5xx answers, or 429s it did not wait out), and the waits did not grow. Retrying at a steady pace keeps a struggling service or a used-up limit busy for every caller of the key; the API asks clients to back off exponentially.',
+    fix: 'After a network error or a 5xx, make every further wait at least 1.25 times the one before (for example 1 s, 2 s, 4 s, with jitter that keeps each wait longer); after a 429, wait its Retry-After.',
+  },
+  blind_retry: {
+    message:
+      'A POST /v1/pets was sent again, with the same key and body, after the connection dropped, and nothing was read in between. A dropped connection does not say whether the pet was created: in production the first request may have arrived, and the retry lists the animal twice.',
+    fix: 'Before re-sending a create after a network error, look whether it arrived (GET /v1/pets, or GET /v1/pets/{petId}), and re-send only if it did not; or leave POST out of the methods your retry library retries.',
   },
   deprecated_endpoint: {
     message:
@@ -60,8 +65,54 @@ const WORDS: Record<
   connection_dropped: {
     message:
       'Requests were dropped by the faults scenario you chose: the connection closed without an answer, as happens in production on a bad network.',
-    fix: 'Treat a network error as retryable, with backoff: always for GET, and for POST only when the first cannot have arrived (see duplicate_create).',
+    fix: 'Treat a network error as retryable, with backoff: always for GET, and for POST only after a read shows the first did not arrive (see blind_retry).',
   },
+}
+
+/** A retry library that names itself in `User-Agent`, whose settings a fix can name. */
+export type ClientLibrary = 'got' | 'axios' | 'undici'
+
+/**
+ * The retry library a `User-Agent` names: got ("got (https://github.com/sindresorhus/got)"),
+ * axios ("axios/1.7.9"), undici ("undici"). Node's own fetch sends "node", which ky,
+ * p-retry and fetch-retry share: no library to name.
+ */
+export function clientOf(
+  userAgent: string | null | undefined,
+): ClientLibrary | undefined {
+  if (!userAgent) return undefined
+  if (/^got\b/.test(userAgent)) return 'got'
+  if (/^axios\//.test(userAgent)) return 'axios'
+  if (/^undici\b/.test(userAgent)) return 'undici'
+  return undefined
+}
+
+/** The setting of each library that fixes each finding (docs/report-card.md#retry-recipes). */
+const CLIENT_FIXES: Partial<Record<FindingCode, Record<ClientLibrary, string>>> = {
+  retry_before_retry_after: {
+    got: 'With got: leave retry.calculateDelay to got (its computed value already waits Retry-After), or return at least its retryAfter from yours; retry.maxRetryAfter only makes got give up sooner.',
+    axios:
+      "With axios-retry: give retryDelay a function that returns at least the 429's Retry-After in milliseconds (error.response.headers['retry-after'] * 1000).",
+    undici:
+      "With undici's RetryAgent: raise maxTimeout (30 s by default), which caps every wait, Retry-After included, to at least the longest Retry-After you accept.",
+  },
+  no_exponential_backoff: {
+    got: 'With got: keep retry.backoffLimit high enough for waits to grow, and a retry.calculateDelay of yours growing with attemptCount.',
+    axios:
+      'With axios-retry: retryDelay: axiosRetry.exponentialDelay (the default waits nothing).',
+    undici: "With undici's RetryAgent: keep timeoutFactor above 1 (2 by default).",
+  },
+  blind_retry: {
+    got: 'With got: keep POST out of retry.methods (it is out by default).',
+    axios:
+      'With axios-retry: a retryCondition that refuses POST (the default, isNetworkOrIdempotentRequestError, retries any method after a network error).',
+    undici: "With undici's RetryAgent: keep POST out of methods (it is out by default).",
+  },
+}
+
+/** The setting of `client` that fixes `code`, or undefined. */
+export function forClient(code: FindingCode, client: ClientLibrary): string | undefined {
+  return CLIENT_FIXES[code]?.[client]
 }
 
 /** What each field of a 400 must be, for the fix. */

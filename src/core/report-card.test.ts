@@ -21,10 +21,14 @@ function client(options: { scenario?: Scenario; frozen?: boolean } = {}) {
   const card = new ReportCard()
   let id = 0
   let now = START
-  const context = (body?: string): ObserveContext => ({
+  const context = (
+    body?: string,
+    extra: Partial<ObserveContext> = {},
+  ): ObserveContext => ({
     scenario: options.scenario ?? scenario('default'),
     clock: { state: () => ({ frozen: options.frozen ?? false }) },
     ...(body === undefined ? {} : { body: encoder.encode(body) }),
+    ...extra,
   })
   return {
     card,
@@ -32,7 +36,11 @@ function client(options: { scenario?: Scenario; frozen?: boolean } = {}) {
     wait(ms: number) {
       now += ms
     },
-    send(fields: Partial<ObservedEntry> = {}, body?: string): number {
+    send(
+      fields: Partial<ObservedEntry> = {},
+      body?: string,
+      extra?: Partial<ObserveContext>,
+    ): number {
       id++
       card.observe(
         {
@@ -44,7 +52,7 @@ function client(options: { scenario?: Scenario; frozen?: boolean } = {}) {
           operation: 'listPets',
           ...fields,
         },
-        context(body),
+        context(body, extra),
       )
       return id
     },
@@ -231,12 +239,12 @@ describe('each code', () => {
     expect(messages[3]).toMatch(/expired key.*what you chose to rehearse/)
   })
 
-  test('no_exponential_backoff: the third retry in a row whose wait did not grow', () => {
+  test('no_exponential_backoff: the third unasked retry in a row whose wait did not grow', () => {
     const { send, report, wait } = client()
     const backoff = () =>
       report().findings.find((f) => f.code === 'no_exponential_backoff')
-    // Immediately, over and over: flagged from the third retry on, the one that finally
-    // went through included.
+    // Immediately, over and over, after 429s that named no Retry-After: flagged from the
+    // third retry on, the one that finally went through included.
     send(tooMany)
     const retries: number[] = []
     for (let index = 0; index < 4; index++) retries.push(send(tooMany))
@@ -259,14 +267,189 @@ describe('each code', () => {
     wait(5000)
     send()
     expect(backoff()?.count).toBe(3)
-    // A wait that grows by less than 100 ms is flat.
+    // A wait that grows by less than a quarter is flat.
     send(tooMany)
-    for (const ms of [1000, 1050, 1090]) {
+    for (const ms of [1000, 1300, 1600]) {
       wait(ms)
       send(tooMany)
     }
     expect(backoff()?.count).toBe(4)
-    expect(backoff()?.fix).toMatch(/longer than the one before/)
+    expect(backoff()?.fix).toMatch(/at least 1\.25 times the one before/)
+    // The numbers of the latest run: its retries, after what, and its waits.
+    expect(backoff()?.message).toMatch(
+      /The latest run: 3 retries in a row after 429s sent before their Retry-After, waiting 1\.0 s, 1\.3 s, 1\.6 s/,
+    )
+  })
+
+  test('waiting what Retry-After asks is never "no backoff", with or without jitter', () => {
+    const asked = (retryAfter: number) => ({
+      ...tooMany,
+      rateLimit: { limit: 5, remaining: 0, reset: 0, retryAfter },
+    })
+    for (const waits of [
+      [60_000, 60_000, 60_000, 60_000, 60_000],
+      [60_000, 60_050, 60_100, 60_150, 60_200],
+      [60_400, 60_000, 60_300, 60_000, 60_100],
+      // Retry-After is rounded up: a wait up to 1 s shorter still honours it.
+      [59_200, 59_500, 59_100, 59_300],
+    ]) {
+      const { send, report, wait } = client()
+      send(asked(60))
+      for (const ms of waits) {
+        wait(ms)
+        send(asked(60))
+      }
+      wait(60_000)
+      send()
+      expect(summary(report())).toEqual([
+        ['info', 'rate_limit_exceeded', waits.length + 1],
+      ])
+    }
+  })
+
+  test('constant early retries are still flagged, with their numbers', () => {
+    const { send, report, wait } = client()
+    const early = {
+      ...tooMany,
+      rateLimit: { limit: 5, remaining: 0, reset: 0, retryAfter: 32 },
+    }
+    send(early)
+    for (let index = 0; index < 4; index++) {
+      wait(30_000)
+      send({ ...early, ignoredRetryAfter: true })
+    }
+    const card = report()
+    expect(summary(card)).toEqual([
+      ['error', 'retry_before_retry_after', 4],
+      ['warning', 'no_exponential_backoff', 2],
+      ['info', 'rate_limit_exceeded', 5],
+    ])
+    expect(card.findings[0]?.message).toMatch(
+      /The latest was sent 30\.0 s after a 429 whose Retry-After asked for 32 s \(2\.0 s early\)\./,
+    )
+  })
+
+  test('a run belongs to one key and scenario window; a success ends it', () => {
+    const { send, report, wait } = client()
+    const limited = { window: 'sandbox-free-key\nrate-limited' }
+    const asked = {
+      ...tooMany,
+      rateLimit: { limit: 1, remaining: 0, reset: 0, retryAfter: 30 },
+    }
+    // ky's case: three 429s under a scenario's window, each waited out, then at once a
+    // request of the plain window: a new run, not a fourth retry.
+    send(asked, undefined, limited)
+    wait(60_000)
+    send(asked, undefined, limited)
+    wait(61_000)
+    send(asked, undefined, limited)
+    send()
+    // Immediate unasked retries spread over two keys: two runs of two, not one of four.
+    send(tooMany)
+    send(tooMany, undefined, { window: 'sandbox-pro-key' })
+    send(tooMany)
+    send(tooMany, undefined, { window: 'sandbox-pro-key' })
+    send()
+    send({}, undefined, { window: 'sandbox-pro-key' })
+    // After a success, a new run: 429, retry, retry answered 200, then the same again
+    // is two runs of two retries, not one of five.
+    send(tooMany)
+    send(tooMany)
+    send()
+    send(tooMany)
+    send(tooMany)
+    send()
+    expect(problems(report())).toEqual([])
+  })
+
+  test('retries after dropped connections and 5xx answers must grow too', () => {
+    const { send, report, wait } = client()
+    const dropped = { dropped: true as const, status: 0 }
+    send(dropped)
+    for (let index = 0; index < 3; index++) {
+      wait(1000)
+      send(dropped)
+    }
+    wait(1000)
+    send()
+    const unavailable = { status: 503, code: 'service_unavailable' }
+    for (const ms of [500, 1000, 2000, 4000]) {
+      send(unavailable)
+      wait(ms)
+    }
+    send()
+    // 501 is no passing failure: asking again is no retry.
+    for (let index = 0; index < 5; index++) {
+      send({ operation: 'listOrders', status: 501, code: 'not_implemented' })
+    }
+    const card = report()
+    expect(card.findings.find((f) => f.code === 'no_exponential_backoff')).toMatchObject({
+      count: 2,
+    })
+    expect(
+      card.findings.find((f) => f.code === 'no_exponential_backoff')?.message,
+    ).toMatch(/after dropped connections, waiting 1\.0 s, 1\.0 s, 1\.0 s, 1\.0 s/)
+  })
+
+  test('blind_retry: a dropped create sent again with no read in between', () => {
+    const { send, report, wait } = client()
+    const rex = '{"name":"Rex","categoryId":1}'
+    const bo = '{"name":"Bo","categoryId":1}'
+    const dropped = create({ dropped: true, status: 0 })
+    send(dropped, rex)
+    wait(400)
+    const blind = send(create(), rex)
+    // A read in between: the client looked before sending again.
+    send(dropped, bo)
+    send({ operation: 'listPets' })
+    send(create(), bo)
+    // A dropped read reads nothing.
+    const cat = '{"name":"Cat","categoryId":2}'
+    send(dropped, cat)
+    send({ operation: 'listPets', dropped: true, status: 0 })
+    const again = send(dropped, cat)
+    // Another key, another body: not a retry of the drop.
+    send(dropped, '{"name":"Dog","categoryId":1}')
+    send(create({ key: 'sandbox-pro-key' }), '{"name":"Dog","categoryId":1}')
+    send(create(), '{"name":"Emu","categoryId":1}')
+    const card = report()
+    const finding = card.findings.find((f) => f.code === 'blind_retry')
+    expect(finding).toMatchObject({
+      severity: 'warning',
+      count: 2,
+      requestIds: [again, blind],
+    })
+    expect(finding?.message).toMatch(/The latest was sent again 0\.0 s after the drop/)
+    expect(finding?.fix).toMatch(/GET \/v1\/pets/)
+  })
+
+  test('a fix names the setting of the library the User-Agent names', () => {
+    const agents: [string, RegExp][] = [
+      [
+        'got (https://github.com/sindresorhus/got)',
+        /With got: keep POST out of retry\.methods/,
+      ],
+      ['axios/1.7.9', /With axios-retry: a retryCondition that refuses POST/],
+      ['undici', /With undici's RetryAgent: keep POST out of methods/],
+    ]
+    for (const [agent, setting] of agents) {
+      const { send, report } = client()
+      const headers = new Headers({ 'user-agent': agent })
+      const rex = '{"name":"Rex","categoryId":1}'
+      send(create({ dropped: true, status: 0 }), rex, { headers })
+      send(create(), rex, { headers })
+      expect(report().findings.find((f) => f.code === 'blind_retry')?.fix).toMatch(
+        setting,
+      )
+    }
+    // Node's own fetch (ky, p-retry, fetch-retry) names no library: the fix stays general.
+    const { send, report } = client()
+    const headers = new Headers({ 'user-agent': 'node' })
+    send(create({ dropped: true, status: 0 }), '{}', { headers })
+    send(create(), '{}', { headers })
+    expect(report().findings.find((f) => f.code === 'blind_retry')?.fix).not.toMatch(
+      /With /,
+    )
   })
 
   test('duplicate_create: the same body, same key, both created, within 10 s', () => {

@@ -1,5 +1,6 @@
 import type { JournalEntry } from './journal.js'
-import { fieldsOf } from './report-card-text.js'
+import { clientOf, fieldsOf, type ClientLibrary } from './report-card-text.js'
+import { failureOf, RetryRuns, seconds } from './report-retries.js'
 import { Tallies } from './report-tallies.js'
 
 export { REPORT_EXAMPLES } from './report-tallies.js'
@@ -19,6 +20,7 @@ export const FINDING_CODES = [
   'api_key_banned',
   'endpoint_removed',
   'no_exponential_backoff',
+  'blind_retry',
   'deprecated_endpoint',
   'invalid_request',
   'authentication_failed',
@@ -66,6 +68,13 @@ export interface ObserveContext {
   body?: Uint8Array
   /** The sandbox clock: the time-based findings ask whether it stands still. */
   clock: { state(): { frozen: boolean } }
+  /**
+   * The rate-limit window the request counted in (`limitWindow`): runs of retries are
+   * judged per window. The request's key when left out.
+   */
+  window?: string
+  /** The request's headers: its `User-Agent` names the library a fix can speak of. */
+  headers?: { get(name: string): string | null }
 }
 
 /** A journal entry as the card reads it: a dropped connection is marked so. */
@@ -81,31 +90,27 @@ export type ObservedEntry = Pick<
   | 'message'
   | 'deprecated'
   | 'ignoredRetryAfter'
+  | 'rateLimit'
   | 'override'
   | 'body'
 > & { dropped?: true }
 
 /** Two identical creates of one key at most this far apart are a duplicate. */
 export const DUPLICATE_WINDOW_MS = 10_000
-/** The retry of a run from which flat waits are a finding. */
-export const BACKOFF_RETRIES = 3
-/** A wait counts as longer than the previous one when it is at least this much longer. */
-export const BACKOFF_GROWTH_MS = 100
 /** The most recent creates of one key the card remembers, for duplicates. */
 const CREATES_KEPT = 4
+/** The most recent dropped creates of one key the card remembers, for blind retries. */
+const DROPPED_KEPT = 4
 
-/** What the time-based findings remember of one key. Made at its first 429 or create. */
+/** What the card remembers of one key's creates. Made at its first create. */
 interface KeyState {
-  /** The key's previous request was answered 429: the next one is a retry. */
-  after429: boolean
-  /** Sandbox time of the key's previous request, while `after429`. */
-  lastAt: number
-  /** Retries in the current run (requests since the first 429, each after a 429). */
-  retries: number
-  /** The wait before the previous retry of the run. */
-  lastGap: number
   /** The key's last CREATES_KEPT creates that made a pet: hash, length, time, ... */
   creates: number[] | undefined
+  /**
+   * Its last DROPPED_KEPT creates that were dropped, since its last read: hash, length,
+   * time, ... A create sent again with one of these bodies is a blind retry.
+   */
+  dropped: number[] | undefined
 }
 
 /**
@@ -116,6 +121,7 @@ interface KeyState {
 export class ReportCard {
   #requests = 0
   #tallies: Tallies | undefined
+  #runs: RetryRuns | undefined
   // Most worlds see one key: its state is kept in fields, and a Map (whose table alone
   // is 150 bytes) is made for a second key, as the rate limiter does.
   #firstKey: string | undefined
@@ -127,20 +133,36 @@ export class ReportCard {
     this.#requests++
     // Your own handlers answered it: their answers are yours, not the client's doing.
     if (entry.override) return
+    const key = entry.key
     if (entry.dropped) {
       this.#note('connection_dropped', 'info', '', entry.id)
+      if (key !== undefined) this.#keyed(entry, key, context)
       return
     }
     const { code, status } = entry
     const forced = forcedByScenario(entry, context.scenario)
 
     if (entry.ignoredRetryAfter) {
-      this.#note('retry_before_retry_after', 'error', '', entry.id)
+      const early =
+        key === undefined || this.#runs === undefined || context.clock.state().frozen
+          ? undefined
+          : this.#runs.early(context.window ?? key, Date.parse(entry.at))
+      this.#note('retry_before_retry_after', 'error', '', entry.id, early, context)
     }
     if (code === 'api_key_temporarily_banned') {
-      this.#note('api_key_banned', 'error', '', entry.id)
+      const left = entry.rateLimit?.retryAfter
+      const detail =
+        left === undefined
+          ? undefined
+          : `The latest came with ${left} s of the ban to run.`
+      this.#note('api_key_banned', 'error', '', entry.id, detail)
     } else if (code === 'rate_limit_exceeded') {
-      this.#note('rate_limit_exceeded', 'info', '', entry.id)
+      const asked = entry.rateLimit?.retryAfter
+      const detail =
+        asked === undefined
+          ? undefined
+          : `The latest asked the client to wait ${asked} s.`
+      this.#note('rate_limit_exceeded', 'info', '', entry.id, detail)
     }
     if (code === 'endpoint_removed') {
       this.#note('endpoint_removed', forced ? 'info' : 'error', '', entry.id)
@@ -163,13 +185,14 @@ export class ReportCard {
     if (entry.operation === 'listOrders') {
       this.#note('unmodelled_endpoint', 'info', '', entry.id)
     }
-    if (entry.key !== undefined) this.#timed(entry, entry.key, context)
+    if (key !== undefined) this.#keyed(entry, key, context)
   }
 
   /** Forgets everything: the world was reset. */
   reset(): void {
     this.#requests = 0
     this.#tallies = undefined
+    this.#runs = undefined
     this.#firstKey = undefined
     this.#first = undefined
     this.#others = undefined
@@ -187,49 +210,99 @@ export class ReportCard {
   }
 
   /**
-   * The time-based findings of a request with a key: backoff (its place in a run of
-   * retries after 429s) and duplicate creates. Off while the clock stands still, when
-   * every request has the same time; a run does not reach across a freeze.
+   * What a request with a key adds beyond its own answer: its place in a run of retries
+   * (backoff), and for creates, duplicates and blind retries. Backoff and duplicates are
+   * off while the clock stands still, when every request has the same time; a run does
+   * not reach across a freeze.
    */
-  #timed(entry: ObservedEntry, key: string, context: ObserveContext) {
-    const got429 = entry.status === 429
-    const created = entry.operation === 'createPet' && entry.status === 201
+  #keyed(entry: ObservedEntry, key: string, context: ObserveContext) {
+    const failure = failureOf(entry)
+    const operation = entry.operation
+    const creating = operation === 'createPet'
     let state = key === this.#firstKey ? this.#first : this.#others?.get(key)
-    // Most requests are neither a 429, nor a retry, nor a create: no time to read, and
-    // no clock to ask (its state builds a date string).
-    if (!got429 && !created && !state?.after429) return
-    if (context.clock.state().frozen) {
-      if (state) state.after429 = false
-      return
+    // A read (answered) shows the client what was created: a later create is no blind retry.
+    if (
+      state?.dropped &&
+      !entry.dropped &&
+      (operation === 'listPets' || operation === 'getPet')
+    ) {
+      state.dropped = undefined
     }
+    // Most requests are neither a failure, nor a retry, nor a create: no time to read,
+    // and no clock to ask (its state builds a date string).
+    if (failure === undefined && !creating && this.#runs === undefined) return
+    const frozen = context.clock.state().frozen
     const at = Date.parse(entry.at)
+    if (frozen) this.#runs?.clear()
+    else if (failure !== undefined || this.#runs !== undefined) {
+      const flat = (this.#runs ??= new RetryRuns()).step(context.window ?? key, {
+        at,
+        failure,
+        retryAfter: entry.rateLimit?.retryAfter,
+      })
+      if (flat) {
+        this.#note('no_exponential_backoff', 'warning', '', entry.id, flat, context)
+      }
+    }
+    if (!creating) return
     if (!state) {
-      state = { after429: false, lastAt: 0, retries: 0, lastGap: 0, creates: undefined }
+      state = { creates: undefined, dropped: undefined }
       if (this.#first === undefined) {
         this.#firstKey = key
         this.#first = state
       } else (this.#others ??= new Map()).set(key, state)
     }
-    if (state.after429) {
-      const gap = at - state.lastAt
-      state.retries++
-      // From the third retry of a run on, a wait no longer than the one before is flat.
-      if (state.retries >= BACKOFF_RETRIES && gap < state.lastGap + BACKOFF_GROWTH_MS) {
-        this.#note('no_exponential_backoff', 'warning', '', entry.id)
-      }
-      state.lastGap = gap
+    const [hash, length] = context.body
+      ? hashBytes(context.body)
+      : hashText(entry.body ?? '')
+    this.#blind(entry, state, { hash, length, at: frozen ? undefined : at }, context)
+    if (!frozen && entry.status === 201) this.#created(entry, state, hash, length, at)
+  }
+
+  /**
+   * A create sent again with the body of one that was dropped, with no read in between:
+   * the first may have been created. Remembers a dropped create; forgets one sent again
+   * and answered.
+   */
+  #blind(
+    entry: ObservedEntry,
+    state: KeyState,
+    sent: { hash: number; length: number; at: number | undefined },
+    context: ObserveContext,
+  ) {
+    const dropped = state.dropped
+    const index = dropped ? findBody(dropped, sent.hash, sent.length) : -1
+    if (dropped && index >= 0) {
+      const since = dropped[index + 2] as number
+      // A drop noted while the clock stood still has no time (0).
+      const after =
+        sent.at === undefined || since === 0
+          ? ''
+          : ` ${seconds(Math.max(0, sent.at - since))} after the drop`
+      this.#note(
+        'blind_retry',
+        'warning',
+        '',
+        entry.id,
+        `The latest was sent again${after} with no GET /v1/pets or GET /v1/pets/{petId} in between.`,
+        context,
+      )
+      dropped.splice(index, 3)
     }
-    if (got429) {
-      if (!state.after429) state.retries = 0
-      state.after429 = true
-      state.lastAt = at
-    } else state.after429 = false
-    if (created) this.#created(entry, state, at, context.body)
+    if (!entry.dropped) return
+    const list = (state.dropped ??= [])
+    if (list.length >= DROPPED_KEPT * 3) list.splice(0, 3)
+    list.push(sent.hash, sent.length, sent.at ?? 0)
   }
 
   /** Notes a create that made a pet, and a duplicate when the same body came just before. */
-  #created(entry: ObservedEntry, state: KeyState, at: number, body?: Uint8Array) {
-    const [hash, length] = body ? hashBytes(body) : hashText(entry.body ?? '')
+  #created(
+    entry: ObservedEntry,
+    state: KeyState,
+    hash: number,
+    length: number,
+    at: number,
+  ) {
     const creates = state.creates
     // The first create of a key: an array of exactly its three numbers (a push onto an
     // empty one would reserve room for 17).
@@ -245,7 +318,13 @@ export class ReportCard {
         since >= 0 &&
         since <= DUPLICATE_WINDOW_MS
       ) {
-        this.#note('duplicate_create', 'info', '', entry.id)
+        this.#note(
+          'duplicate_create',
+          'info',
+          '',
+          entry.id,
+          `The latest came ${seconds(since)} after the first.`,
+        )
         break
       }
     }
@@ -253,9 +332,26 @@ export class ReportCard {
     creates.push(hash, length, at)
   }
 
-  #note(code: FindingCode, severity: Severity, group: string, id: number) {
-    ;(this.#tallies ??= new Tallies()).note(code, severity, group, id)
+  #note(
+    code: FindingCode,
+    severity: Severity,
+    group: string,
+    id: number,
+    detail?: string,
+    context?: ObserveContext,
+  ) {
+    const client: ClientLibrary | undefined =
+      context && clientOf(context.headers?.get('user-agent'))
+    ;(this.#tallies ??= new Tallies()).note(code, severity, group, id, detail, client)
   }
+}
+
+/** Where a body of hash and length is in a list of (hash, length, time) triples, or -1. */
+function findBody(list: number[], hash: number, length: number): number {
+  for (let index = 0; index < list.length; index += 3) {
+    if (list[index] === hash && list[index + 1] === length) return index
+  }
+  return -1
 }
 
 /**

@@ -1,5 +1,10 @@
 import type { Finding, FindingCode, Severity } from './report-card.js'
-import { describeFinding, describeOthers } from './report-card-text.js'
+import {
+  describeFinding,
+  describeOthers,
+  forClient,
+  type ClientLibrary,
+} from './report-card-text.js'
 
 // The findings of a report card as counts and examples, bounded whatever the requests:
 // the card (report-card.ts) decides what a request is; this keeps how often, and where.
@@ -20,11 +25,12 @@ const MAX_TALLIES = 32
 export const MAX_GROUPED = 40
 /**
  * The most findings of a card: MAX_GROUPED, plus the findings that have no group (at most
- * 10 codes and severities: they are always told apart, an error never hides in a
+ * 11 codes and severities: the 10 codes other than 400s' and 401s', endpoint_removed both
+ * as an error and as info; they are always told apart, an error never hides in a
  * catch-all), plus one catch-all for each code and severity that has groups (400s and
  * 401s, warning and info: 4).
  */
-export const MAX_FINDINGS = MAX_GROUPED + 10 + 4
+export const MAX_FINDINGS = MAX_GROUPED + 11 + 4
 /**
  * The longest group a finding keeps: codes and fields come from scenarios and clients.
  * Theirs are shorter (codes up to 64 characters, fields up to 41): this is the backstop.
@@ -47,6 +53,10 @@ interface Tally {
   ids: number[]
   /** A catch-all: the groups past MAX_GROUPED of its code and severity. */
   other: boolean
+  /** The numbers of its latest request ("sent 30.0 s after a 429 ..."), when it has any. */
+  detail?: string | undefined
+  /** The retry library its latest request's User-Agent named, for the fix. */
+  client?: ClientLibrary | undefined
 }
 
 /** The tallies of one card, by "severity code group". Made at its first finding. */
@@ -54,7 +64,14 @@ export class Tallies {
   readonly #tallies = new Map<string, Tally>()
 
   /** Counts request `id` under its finding, made if it is new and there is room. */
-  note(code: FindingCode, severity: Severity, group: string, id: number) {
+  note(
+    code: FindingCode,
+    severity: Severity,
+    group: string,
+    id: number,
+    detail?: string,
+    client?: ClientLibrary,
+  ) {
     // A length check on every request; a copy only for a group longer than any of ours.
     if (group.length > MAX_GROUP_LENGTH) group = group.slice(0, MAX_GROUP_LENGTH)
     const tally =
@@ -63,6 +80,9 @@ export class Tallies {
     tally.count++
     if (tally.ids.length >= REPORT_EXAMPLES) tally.ids.shift()
     tally.ids.push(id)
+    // Of the latest request: its numbers, and what to set in the library it named.
+    if (detail !== undefined) tally.detail = detail
+    if (client !== undefined) tally.client = client
   }
 
   /** The findings, errors first, then by code and group, each catch-all last of its code. */
@@ -125,10 +145,15 @@ export class Tallies {
 
 /** The message and fix of a tally, made when a report is asked for. */
 function words(tally: Tally): { message: string; fix: string } {
-  const { code, severity, group } = tally
-  return tally.other
+  const { code, severity, group, detail, client } = tally
+  const words = tally.other
     ? describeOthers(code, severity, group, MAX_GROUPED)
     : describeFinding(code, severity, group)
+  const setting = client && forClient(code, client)
+  return {
+    message: detail ? `${words.message} ${detail}` : words.message,
+    fix: setting ? `${words.fix} ${setting}` : words.fix,
+  }
 }
 
 function compare(a: string, b: string): number {

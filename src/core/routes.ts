@@ -68,6 +68,11 @@ export interface ControlCall {
   params: Record<string, string>
   /** The request body, as the transport read it. */
   body(): Promise<Uint8Array>
+  /**
+   * Takes room for a large answer of about `bytes` before it is built: a 503 failure
+   * when the server has none now (pipeline.ts HandleInit `reserve`).
+   */
+  reserve?: (bytes: number) => Failure | undefined
 }
 
 interface RouteBase {

@@ -10,7 +10,7 @@ import flakyNetwork from '../../scenarios/flaky-network.json'
 import { SandboxError } from './errors.js'
 import { petFixtureSchema } from './fixtures.js'
 import { checkPetIds } from './ids.js'
-import { describeIssues } from './describe-issues.js'
+import { describeIssues, fieldPath } from './describe-issues.js'
 import { latencySchema, type Latency } from './latency.js'
 import {
   MAX_COUNT,
@@ -20,8 +20,10 @@ import {
   MAX_SCENARIO_TEXT_LENGTH,
 } from './limits.js'
 import { PROTO_NAME_REASON, protoNamedRecord } from './own-names.js'
+import { atMostValues, runNow, SliceMeter, type Steps } from './slices.js'
 import { thousands } from './text.js'
 import * as z from 'zod/mini'
+import type { $ZodIssue } from 'zod/v4/core'
 
 /** The operations of the v1 API, by the seed's operation names. */
 export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
@@ -177,6 +179,54 @@ export interface ScenarioContext {
 }
 
 /**
+ * The most values (fields and their values, at any depth) a scenario holds besides its
+ * `data.pets`: checked before its schema reads it, since zod gathers every issue of a
+ * value and a record of 100,000 wrong entries overflowed its stack. The largest
+ * scenario of the bundled ones holds some 60.
+ */
+export const MAX_SCENARIO_VALUES = 10_000
+
+/** The most values of one pet of `data.pets`: a pet has five fields. */
+const MAX_PET_VALUES = 32
+
+/**
+ * Checks the size of a scenario (its values besides `data.pets`, MAX_SCENARIO_VALUES)
+ * and then its `data.pets` one pet at a time, stopping at the first wrong one, in
+ * slices: the refusal's reason, or undefined. `at` is where the scenario is (its field
+ * path), `describe` words zod's issues of a pet, their paths from there.
+ */
+export function* scenarioSizeSteps(
+  data: unknown,
+  at: readonly PropertyKey[],
+  describe: (issues: readonly $ZodIssue[]) => string,
+): Steps<string | undefined> {
+  if (!isObject(data)) return undefined
+  const inner = (data as { data?: unknown }).data
+  const pets = isObject(inner) ? (inner as { pets?: unknown }).pets : undefined
+  if (!atMostValues(data, MAX_SCENARIO_VALUES, pets)) {
+    return `${at.length === 0 ? 'the scenario' : fieldPath(at, '')} holds more than ${thousands(MAX_SCENARIO_VALUES)} values besides data.pets, more than any scenario needs`
+  }
+  if (!Array.isArray(pets)) return undefined
+  const meter = new SliceMeter()
+  for (const [index, pet] of pets.entries()) {
+    const path = [...at, 'data', 'pets', index]
+    if (!atMostValues(pet, MAX_PET_VALUES)) {
+      return `${fieldPath(path, '')} holds more than ${MAX_PET_VALUES} values, more than a pet has`
+    }
+    const parsed = petFixtureSchema.safeParse(pet, { reportInput: true })
+    if (!parsed.success) {
+      return describe(
+        parsed.error.issues
+          .slice(0, 3)
+          .map((issue) => ({ ...issue, path: [...path, ...issue.path] })),
+      )
+    }
+    if (meter.add()) yield meter.take()
+  }
+  return undefined
+}
+
+/**
  * Validates unknown data as a scenario; `source` (a file path) is named in errors.
  */
 export function parseScenario(
@@ -187,6 +237,19 @@ export function parseScenario(
   // A scenario parsed before (a file, then the options) keeps naming its first source.
   const source = (isObject(data) && sources.get(data)) || given
   checkProtoNames(data, `${action} the scenario ${source}`)
+  const tooLarge = runNow(
+    scenarioSizeSteps(data, [], (issues) =>
+      describeIssues(issues, 'scenario', scenarioSchema),
+    ),
+  )
+  if (tooLarge !== undefined) {
+    throw SandboxError.for(
+      'INVALID_SCENARIO',
+      `${action} the scenario ${source}`,
+      tooLarge,
+      'Fix the field named above (see docs/scenarios.md#your-own-scenarios).',
+    )
+  }
   const parsed = scenarioSchema.safeParse(data, { reportInput: true })
   if (!parsed.success) {
     throw SandboxError.for(

@@ -1,10 +1,17 @@
 import { SandboxError } from './errors.js'
-import { journalToHar, type Har } from './har.js'
+import type { Failure } from './api-errors.js'
+import { harBytes, harTextSteps, journalToHar, type Har } from './har.js'
+import { JsonText } from './reply.js'
+import type { Pet } from './schemas.js'
+import { runInSlices } from './slices.js'
 import type { World } from './sandbox-types.js'
 import type { ScenarioRegistry } from './scenario-registry.js'
 import {
+  exportBytes,
+  exportTextSteps,
   exportWorld,
-  parseSessionExport,
+  type ExportSource,
+  parseSessionExportInSlices,
   restoreWorld,
   type RestoreTarget,
   type SessionExport,
@@ -62,7 +69,21 @@ export interface CarryingInternals {
   exportOf(world: SandboxWorld): Promise<SessionExport>
   /** Its journal as HAR, its paths on `origin`. */
   harOf(world: SandboxWorld, origin: string): Har
+  /**
+   * The text of its export, built in slices once `reserve` (the server's budget of
+   * large answers) took room for its estimated size; reserve's failure (503) otherwise.
+   */
+  exportTextOf(world: SandboxWorld, reserve?: Reserve): Promise<JsonText | Failure>
+  /** The text of its journal as HAR, likewise. */
+  harTextOf(
+    world: SandboxWorld,
+    origin: string,
+    reserve?: Reserve,
+  ): Promise<JsonText | Failure>
 }
+
+/** Takes room for a large answer before it is built (HandleInit `reserve`). */
+type Reserve = (bytes: number) => Failure | undefined
 
 /** The sandbox's methods, and the internals its port hands the control API. */
 export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & {
@@ -105,18 +126,36 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
     }
     return sandbox.face(world)
   }
+  const sourceOf = (world: SandboxWorld, pets: Pet[]): ExportSource => ({
+    session: world.id,
+    seed: sandbox.seed,
+    count: sandbox.count,
+    scenario: world.scenario.name,
+    scenarios: world.definedScenarios(),
+    clock: world.clock,
+    pets,
+    journal: world.journal,
+  })
   const exportOf = async (world: SandboxWorld) => {
     await world.ready
-    return exportWorld({
-      session: world.id,
-      seed: sandbox.seed,
-      count: sandbox.count,
-      scenario: world.scenario.name,
-      scenarios: world.definedScenarios(),
-      clock: world.clock,
-      pets: world.pets.snapshot(),
-      journal: world.journal,
-    })
+    return exportWorld(sourceOf(world, world.pets.snapshot()))
+  }
+  const exportTextOf = async (world: SandboxWorld, reserve?: Reserve) => {
+    await world.ready
+    // Its records as they are now; the text is built from these, in slices.
+    const source = sourceOf(world, world.pets.records())
+    const refused = reserve?.(exportBytes(source, world.journal.bytes))
+    if (refused) return refused
+    return new JsonText(await runInSlices(exportTextSteps(source)))
+  }
+  const harTextOf = async (world: SandboxWorld, origin: string, reserve?: Reserve) => {
+    const { journal } = world
+    const entries = journal.recent().reverse()
+    const refused = reserve?.(harBytes(entries.length, journal.bytes))
+    if (refused) return refused
+    return new JsonText(
+      await runInSlices(harTextSteps(entries, { origin, complete: journal.complete })),
+    )
   }
   const harOf = (world: SandboxWorld, origin: string) =>
     journalToHar(world.journal.recent().reverse(), {
@@ -124,7 +163,14 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
       complete: world.journal.complete,
     })
   return {
-    internals: { maxPets: sandbox.maxPets, importChecked, exportOf, harOf },
+    internals: {
+      maxPets: sandbox.maxPets,
+      importChecked,
+      exportOf,
+      harOf,
+      exportTextOf,
+      harTextOf,
+    },
 
     async exportSession(id = DEFAULT_SESSION) {
       return exportOf(
@@ -142,18 +188,20 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
           'Use an id such as "alice-bug".',
         )
       }
-      if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) {
-        throw SandboxError.for(
+      const live = () =>
+        SandboxError.for(
           'INVALID_OPTION',
           action,
           'a session of that id is live',
           `End it first (sandbox.endSession(${JSON.stringify(id)})), or import under another id.`,
         )
-      }
-      const parsed = parseSessionExport(data, source, {
+      if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) throw live()
+      const parsed = await parseSessionExportInSlices(data, source, {
         root: '',
         maxPets: sandbox.maxPets,
       })
+      // Checked in slices: another import or a request may have made it meanwhile.
+      if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) throw live()
       return importChecked(id, parsed, source)
     },
 

@@ -3,15 +3,22 @@ import type { Clock, ClockState } from './clock.js'
 import { ISO_DATE_RULE, parseIsoDate, toEpochMs } from './clock.js'
 import { SandboxError } from './errors.js'
 import { checkPetIds } from './ids.js'
-import { describeIssues, typeName } from './describe-issues.js'
+import { describeIssues, fieldPath, typeName } from './describe-issues.js'
 import type { Journal, JournalEntry } from './journal.js'
 import { petSchema, type Pet } from './schemas.js'
 import {
   checkProtoNames,
+  scenarioSizeSteps,
   parseScenario,
   scenarioSchema,
   type Scenario,
 } from './scenarios.js'
+import { MAX_JOURNAL_SIZE } from './limits.js'
+import { atMostValues, runInSlices, runNow, SliceMeter, type Steps } from './slices.js'
+import { thousands } from './text.js'
+import { utf8Length } from './journal-budget.js'
+import { jsonText } from './reply.js'
+import type { $ZodIssue } from 'zod/v4/core'
 import { STATE_FORMAT } from './store.js'
 import { MAX_DEFINED_SCENARIOS } from './defined-scenarios.js'
 
@@ -86,6 +93,53 @@ export function exportWorld(source: ExportSource): SessionExport {
   }
 }
 
+/**
+ * About the bytes of an export's text, counted before it is built (a server takes room
+ * for them first, transfer-budget.ts): the journal's own count of its entries' bytes
+ * (journal-budget.ts) and each pet's name plus what its other fields spell.
+ */
+export function exportBytes(source: ExportSource, journalBytes: number): number {
+  let bytes = 1024 + journalBytes
+  for (const scenario of source.scenarios) bytes += JSON.stringify(scenario).length * 3
+  // {"id":123456,"name":"","categoryId":12,"status":"available"}, and its comma.
+  for (const pet of source.pets) bytes += 64 + utf8Length(pet.name)
+  return bytes
+}
+
+/**
+ * The JSON text of {@link exportWorld}'s export, the same bytes as `JSON.stringify`
+ * writes, built in steps that yield after each slice of pets and journal entries.
+ * `source.pets` may be the world's own records (frozen: an update replaces one), read
+ * and never changed.
+ */
+export function* exportTextSteps(source: ExportSource): Steps<string> {
+  const meter = new SliceMeter()
+  const head: Omit<SessionExport, 'pets' | 'journal' | 'journalComplete'> = {
+    format: SESSION_FORMAT,
+    session: source.session,
+    seed: source.seed,
+    count: source.count,
+    scenario: source.scenario,
+    scenarios: [...source.scenarios],
+    clock: source.clock.state(),
+  }
+  // The entries as they are now, oldest first; complete as it is now.
+  const entries = source.journal.recent().reverse()
+  const complete = source.journal.complete
+  let text = `${JSON.stringify(head).slice(0, -1)},"pets":[`
+  // A record's text is written once and kept with it (reply.ts): exports share them.
+  for (const [index, pet] of source.pets.entries()) {
+    text += index === 0 ? jsonText(pet) : `,${jsonText(pet)}`
+    if (meter.add(1)) yield meter.take()
+  }
+  text += '],"journal":['
+  for (const [index, entry] of entries.entries()) {
+    text += index === 0 ? JSON.stringify(entry) : `,${JSON.stringify(entry)}`
+    if (meter.add(4)) yield meter.take()
+  }
+  return `${text}],"journalComplete":${complete}}`
+}
+
 const EXPORT_FIX =
   'Send what GET /__sandbox/export (or sandbox.exportSession()) returned, unchanged; see docs/sessions-carry.md.'
 
@@ -143,9 +197,38 @@ const sessionExportSchema = z.object({
   pets: z.array(petSchema),
   // Optional on import, which does not restore them: an export over the 16 MiB an
   // import takes goes in without its journal.
-  journal: z.optional(z.array(journalEntrySchema)),
+  journal: z.optional(z.array(journalEntrySchema).check(z.maxLength(MAX_JOURNAL_SIZE))),
   journalComplete: z.optional(z.boolean()),
 })
+
+/**
+ * The same with its lists unread: parsed first, then each item of each list alone, in
+ * slices, stopping at the first wrong one (zod gathers every issue of a value, and a
+ * list of 20,000 wrong items overflowed its stack: a 500).
+ */
+const exportShellSchema = z.object({
+  ...sessionExportSchema.shape,
+  scenarios: z.array(z.unknown()).check(z.maxLength(MAX_DEFINED_SCENARIOS)),
+  pets: z.array(z.unknown()),
+  journal: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_JOURNAL_SIZE))),
+})
+
+/**
+ * The lists of an export, each item checked alone: its schema, the most values (fields,
+ * at any depth) an item may hold, and its units of work in a slice.
+ */
+const LISTS = [
+  { name: 'pets', schema: petSchema, values: 32, units: 1, what: 'a pet' },
+  {
+    name: 'journal',
+    schema: journalEntrySchema,
+    values: 1_000,
+    units: 4,
+    what: 'a journal entry',
+  },
+  // Bounded by scenarioSizeSteps.
+  { name: 'scenarios', schema: scenarioSchema, values: 0, units: 8, what: 'a scenario' },
+] as const
 
 /** How {@link checkSessionExport} names fields and bounds ids. */
 export interface ExportCheckOptions {
@@ -161,12 +244,29 @@ export type CheckedExport =
 /**
  * Checks unknown data as a session export. The message of a refusal names the field
  * (`from.format`, `from.pets[3].name`) and the rule, without a fix: the callers add
- * theirs (an API error, a SandboxError, the CLI's exit).
+ * theirs (an API error, a SandboxError, the CLI's exit). All at once: a server checks a
+ * request's export with {@link checkSessionExportInSlices}.
  */
 export function checkSessionExport(
   value: unknown,
   options: ExportCheckOptions = {},
 ): CheckedExport {
+  return runNow(checkExportSteps(value, options))
+}
+
+/** {@link checkSessionExport} in slices, yielding to other requests between them. */
+export function checkSessionExportInSlices(
+  value: unknown,
+  options: ExportCheckOptions = {},
+): Promise<CheckedExport> {
+  return runInSlices(checkExportSteps(value, options))
+}
+
+/** The steps of {@link checkSessionExport}: it yields after each slice of items checked. */
+export function* checkExportSteps(
+  value: unknown,
+  options: ExportCheckOptions = {},
+): Steps<CheckedExport> {
   const root = options.root ?? 'from'
   const field = (path: string) => (root === '' ? path : `${root}.${path}`)
   const problem = (message: string): CheckedExport => ({ ok: false, message })
@@ -187,27 +287,58 @@ export function checkSessionExport(
           : ''
     return problem(`${field('format')} ${given}; it must be "${SESSION_FORMAT}"${hint}`)
   }
-  // A record naming "__proto__" in a carried scenario, which the parse would drop.
-  const carried = (value as { scenarios?: unknown }).scenarios
-  for (const [index, scenario] of (Array.isArray(carried) ? carried : []).entries()) {
-    try {
-      checkProtoNames(scenario, '')
-    } catch (error) {
-      return problem(`${field(`scenarios[${index}]`)}.${reasonOf(error)}`)
-    }
-  }
   // Parsed inside an object named after the root, so zod's paths read `from.pets[3].name`.
-  const schema =
-    root === '' ? sessionExportSchema : z.object({ [root]: sessionExportSchema })
-  const parsed = schema.safeParse(root === '' ? value : { [root]: value }, {
-    reportInput: true,
-  })
-  if (!parsed.success) {
-    return problem(describeIssues(parsed.error.issues.slice(0, 3), root, schema))
+  const wrap = <Schema extends z.ZodMiniType>(schema: Schema) =>
+    root === '' ? schema : z.object({ [root]: schema })
+  const describe = (issues: readonly $ZodIssue[]) =>
+    describeIssues(issues.slice(0, 3), root, wrap(sessionExportSchema))
+  const shell = exportShellSchema.safeParse(value, { reportInput: true })
+  if (!shell.success) {
+    const issues = shell.error.issues.map((issue) =>
+      root === '' ? issue : { ...issue, path: [root, ...issue.path] },
+    )
+    return problem(describe(issues))
   }
-  const read = (
-    root === '' ? parsed.data : (parsed.data as Record<string, unknown>)[root]
-  ) as z.infer<typeof sessionExportSchema>
+  const meter = new SliceMeter()
+  const lists: Record<string, unknown[]> = {}
+  for (const list of LISTS) {
+    const items = shell.data[list.name]
+    if (items === undefined) continue
+    const checked: unknown[] = []
+    for (const [index, item] of items.entries()) {
+      const at = [...(root === '' ? [] : [root]), list.name, index]
+      if (list.name === 'scenarios') {
+        // A record naming "__proto__", which the parse would drop.
+        try {
+          checkProtoNames(item, '')
+        } catch (error) {
+          return problem(`${fieldPath(at, root)}.${reasonOf(error)}`)
+        }
+        // Its size, and its pets one by one.
+        const wrong = yield* scenarioSizeSteps(item, at, describe)
+        if (wrong !== undefined) return problem(wrong)
+      } else if (!atMostValues(item, list.values)) {
+        return problem(
+          `${fieldPath(at, root)} holds more than ${thousands(list.values)} values, more than ${list.what} has`,
+        )
+      }
+      const parsed = list.schema.safeParse(item, { reportInput: true })
+      if (!parsed.success) {
+        return problem(
+          describe(
+            parsed.error.issues.map((issue) => ({
+              ...issue,
+              path: [...at, ...issue.path],
+            })),
+          ),
+        )
+      }
+      checked.push(parsed.data)
+      if (meter.add(list.units)) yield meter.take()
+    }
+    lists[list.name] = checked
+  }
+  const read = { ...shell.data, ...lists } as z.infer<typeof sessionExportSchema>
   const data: SessionExport = {
     ...read,
     journal: read.journal ?? [],
@@ -269,7 +400,19 @@ export function parseSessionExport(
   source: string,
   options: ExportCheckOptions = {},
 ): SessionExport {
-  const checked = checkSessionExport(value, options)
+  return exportOrThrow(checkSessionExport(value, options), source)
+}
+
+/** {@link parseSessionExport} in slices, yielding to other work between them. */
+export async function parseSessionExportInSlices(
+  value: unknown,
+  source: string,
+  options: ExportCheckOptions = {},
+): Promise<SessionExport> {
+  return exportOrThrow(await checkSessionExportInSlices(value, options), source)
+}
+
+function exportOrThrow(checked: CheckedExport, source: string): SessionExport {
   if (checked.ok) return checked.value
   throw SandboxError.for(
     'INVALID_SESSION_EXPORT',

@@ -95,8 +95,29 @@ interface Link<Session> {
 }
 
 /**
+ * The latest time a Date can hold (year 275760): an idle-time source's value past it (or
+ * not a number) is not used, so a session's `createdAt` and `lastUsedAt` stay dates.
+ */
+export const LATEST_MS = 8.64e15
+
+/**
+ * The time sessions idle by: `source` (the `idleNow` option, real time by default), never
+ * a sandbox clock, so moving a clock ends no session. A value that is no time (NaN, past
+ * what a Date holds) is not taken: time stands still until the source gives one again.
+ */
+export function idleTime(source: () => number = () => Date.now()): () => number {
+  let last = Date.now()
+  return () => {
+    const now = source()
+    if (typeof now === 'number' && Math.abs(now) <= LATEST_MS) last = now
+    return last
+  }
+}
+
+/**
  * The live sessions, least recently used first. At most `max` live; one idle for `ttlMs`
- * (by the sandbox clock) has expired, and is made anew when named again.
+ * (by `now`, the idle time of `idleTime`: real time, never a sandbox clock) has expired,
+ * and is made anew when named again.
  *
  * The order is a doubly linked list beside the Map, so a use moves its session to the end
  * with four pointer writes. Moving it with `Map#delete` and `Map#set`, which keep insertion

@@ -12,7 +12,7 @@ import type { Seed } from './pet-seed.js'
 import type { PetData } from './pet-data.js'
 import type { Pet } from './schemas.js'
 import { PetStore, type PetPersistence } from './pet-store.js'
-import { RateLimiter } from './rate-limit.js'
+import { limitWindow, RateLimiter } from './rate-limit.js'
 import { ReportCard, type Report } from './report-card.js'
 import type { SandboxState, World } from './sandbox-types.js'
 import type { ScenarioRegistry } from './scenario-registry.js'
@@ -136,12 +136,23 @@ export class SandboxWorld implements SessionEntry, World {
    * journal entry under its request id. Where the world keeps what it learns of each
    * request (the journal; the report card's counters) is here, once.
    */
-  record(entry: JournalEntry, body?: Uint8Array): void {
+  record(entry: JournalEntry, body?: Uint8Array, request?: Request): void {
     this.journal.add(entry)
     // The scenario the request ran under, by the name its entry keeps.
     const scenario = this.findScenario(entry.scenario) ?? this.#active
+    const { key } = entry
+    // The rate-limit window it counted in: the card judges retries per window, as the
+    // limiter judges Retry-After.
+    const window =
+      key === undefined ? undefined : limitWindow(key, scenario, this.#active.name)
     this.#card ??= new ReportCard()
-    this.#card.observe(entry, { scenario, clock: this.clock, body })
+    this.#card.observe(entry, {
+      scenario,
+      clock: this.clock,
+      body,
+      window,
+      headers: request?.headers,
+    })
   }
 
   /** The report card of this world's requests since it started or was reset. */

@@ -16,6 +16,7 @@ import { quoted } from '../core/describe-issues.js'
 import { SandboxError } from '../core/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
 import { checkHost, targetPath } from '../core/request-target.js'
+import { CONTROL_PATH } from '../core/routes.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { releaseStoreOf } from '../core/store.js'
 import {
@@ -27,7 +28,7 @@ import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
-import { readBody } from './read-body.js'
+import { discardBody, drainLimitOf, readBody } from './read-body.js'
 import { TransferBudget } from './transfer-budget.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
@@ -37,6 +38,8 @@ interface AdapterInit extends HandleInit {
   reply?: Reply
   /** The sandbox's handler took the request (no user's handler answered or threw first). */
   reached?: true
+  /** The bytes of the transfer budget taken for its answer before it was built. */
+  reserved?: number
 }
 
 /**
@@ -200,6 +203,7 @@ export function buildSandboxMiddleware(
     badHost: Failure | undefined,
     owned: boolean,
   ) {
+    let held: AdapterInit | undefined
     try {
       if (badHost) {
         return sendReply(port.refuse(toFetchRequest(req, url), badHost, target), res)
@@ -214,7 +218,10 @@ export function buildSandboxMiddleware(
         const declared = Number(req.headers['content-length'])
         const expected = declared >= 0 && declared <= taken ? declared : taken
         if (!budget.take(expected)) {
-          res.setHeader('connection', 'close')
+          // The body is discarded as it comes (nothing held), then the 503 goes out:
+          // answered at once and closed, a client still uploading got EPIPE instead.
+          if (!(await discardBody(req, drainLimitOf(taken))))
+            res.setHeader('connection', 'close')
           const refused = port.refuse(
             toFetchRequest(req, url),
             budget.busy('body'),
@@ -242,6 +249,16 @@ export function buildSandboxMiddleware(
           ? { target, url, client: res }
           : { body, target, url, client: res }
       if (req.baseUrl) init.mount = req.baseUrl
+      held = init
+      // A large answer (an export, a HAR) takes its room before it is built; only the
+      // control API has one (no closure per /v1 request).
+      if (url.pathname.includes(CONTROL_PATH))
+        init.reserve = (bytes) => {
+          if (bytes < budget.large) return undefined
+          if (!budget.take(bytes)) return budget.busy('answer')
+          init.reserved = (init.reserved ?? 0) + bytes
+          return undefined
+        }
       const untrusted = untrustedOrigin?.(req)
       if (untrusted !== undefined) init.untrustedOrigin = untrusted
       inits.set(request, init)
@@ -265,7 +282,9 @@ export function buildSandboxMiddleware(
         // writeHead), and the connection goes, keep-alive or not: a client retries on a
         // new one.
         if (reply.dropped) return void res.destroy()
-        return sendReply(reply, res, budget)
+        const reserved = init.reserved
+        init.reserved = undefined
+        return sendReply(reply, res, budget, reserved)
       }
       if (!response) return next()
       port.recordOverride(request, response.status)
@@ -274,6 +293,9 @@ export function buildSandboxMiddleware(
       await sendFetchResponse(response, res)
     } catch (error) {
       next(error)
+    } finally {
+      // Room taken for an answer that was not sent (an error, a user's handler's answer).
+      if (held?.reserved) budget.give(held.reserved)
     }
   }
 

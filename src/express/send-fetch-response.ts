@@ -13,12 +13,15 @@ export function sendReply(
   outgoing: ServerResponse,
   /** Where a large answer (an export) waits for room; see transfer-budget.ts. */
   budget?: TransferBudget,
+  /** Room the answer took before it was built (its estimated size): held until sent. */
+  reserved = 0,
 ) {
   const headers: string[] = []
   for (const name in reply.headers) headers.push(name, reply.headers[name] as string)
   // A 204 has no body, and so no Content-Length (RFC 9110).
   const length = reply.status === 204 ? 0 : Buffer.byteLength(reply.text)
-  if (budget && length >= budget.large) {
+  if (budget && reserved > 0) outgoing.once('close', () => budget.give(reserved))
+  else if (budget && length >= budget.large) {
     if (!budget.take(length)) {
       // The Error body, under the answer's request id (its other headers were its own).
       const id = reply.headers[REQUEST_ID_HEADER]

@@ -56,6 +56,8 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
         findings: Finding[]
       }
     }
+    const problems = (findings: Finding[]) =>
+      findings.filter((finding) => finding.severity !== 'info')
     const summary = (findings: Finding[]) =>
       findings.map(({ severity, code, count }) => `${severity} ${code} ×${count}`)
 
@@ -101,6 +103,12 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
         'error retry_before_retry_after ×3',
         'info rate_limit_exceeded ×3',
       ])
+      expect(card.findings[0]?.message).toMatch(
+        /The latest came with 120 s of the ban to run\./,
+      )
+      expect(card.findings[2]?.message).toMatch(
+        /The latest asked the client to wait \d+ s\./,
+      )
       const retried = card.findings[1] as Finding
       expect(retried.requestIds).toEqual(early.toReversed())
       expect(retried.message).toMatch(/while a 429 for that key still asked it to wait/)
@@ -124,6 +132,94 @@ export function defineReportSuite(runtime: string, start: () => Promise<Contract
       const card = await report()
       expect(summary(card.findings)).toEqual(['info rate_limit_exceeded ×2'])
       expect(card.findings.filter((finding) => finding.severity !== 'info')).toEqual([])
+    })
+
+    test("ky's waits: Retry-After honoured under a scenario's window, then a plain request", async () => {
+      // The sandbox clock runs (frozen, nothing is graded by time); each wait is a move.
+      await control('POST', '/clock', { freeze: false })
+      const limited = () =>
+        send('/v1/pets?limit=1', {
+          headers: {
+            authorization: `Bearer ${FREE}`,
+            'x-sandbox-scenario': 'rate-limited',
+          },
+        })
+      expect((await limited()).status).toBe(429)
+      await control('POST', '/clock', { advanceSeconds: 60 })
+      expect((await limited()).status).toBe(429)
+      await control('POST', '/clock', { advanceSeconds: 61 })
+      expect((await limited()).status).toBe(429)
+      expect((await pets()).status).toBe(200)
+      const card = await report()
+      expect(summary(card.findings)).toEqual(['info rate_limit_exceeded ×3'])
+    })
+
+    test('waiting exactly Retry-After, with or without jitter, is clean; early is not', async () => {
+      await control('POST', '/clock', { freeze: false })
+      await control('PUT', '/scenario', { name: 'rate-limited' })
+      // Exactly what Retry-After asks four times, then with 50 ms more each time.
+      let limited = await pets()
+      for (let retry = 1; retry <= 8; retry++) {
+        expect(limited.status).toBe(429)
+        const asked = Number(limited.headers.get('retry-after'))
+        const jitter = retry > 4 ? 0.05 * (retry - 4) : 0
+        await control('POST', '/clock', { advanceSeconds: asked + jitter })
+        limited = await pets()
+      }
+      expect(problems((await report()).findings)).toEqual([])
+      // The same client retrying every 5 s, whatever Retry-After says.
+      for (let retry = 0; retry < 4; retry++) {
+        await control('POST', '/clock', { advanceSeconds: 5 })
+        expect((await pets()).status).toBe(429)
+      }
+      const card = await report()
+      expect(summary(problems(card.findings))).toEqual([
+        'error retry_before_retry_after ×4',
+        'warning no_exponential_backoff ×2',
+      ])
+      expect(card.findings[0]?.message).toMatch(
+        /The latest was sent 5\.\d s after a 429 whose Retry-After asked for \d+ s \(\d+\.\d s early\)/,
+      )
+    })
+
+    test('a create sent again after a drop, with no read between, is blind_retry', async () => {
+      // Every create of this session's own scenario is dropped; the header picks it.
+      const defined = await send('/__sandbox/scenarios/drop-creates', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          description: 'Every create is dropped.',
+          faults: { createPet: { drop: 1 } },
+        }),
+      })
+      expect(defined.status).toBe(201)
+      const create = (name: string, dropped: boolean) =>
+        send('/v1/pets', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${FREE}`,
+            'content-type': 'application/json',
+            ...(dropped ? { 'x-sandbox-scenario': 'drop-creates' } : {}),
+          },
+          body: JSON.stringify({ name, categoryId: 1 }),
+        }).then(
+          (response) => response.status,
+          () => 'dropped' as const,
+        )
+      expect(await create('Rex', true)).toBe('dropped')
+      const again = await create('Rex', false)
+      if (again !== 201)
+        console.log(again, await (await send('/__sandbox/requests?limit=1')).text())
+      expect(again).toBe(201)
+      // Looking first is what the fix asks: no finding.
+      expect(await create('Bo', true)).toBe('dropped')
+      expect((await pets()).status).toBe(200)
+      expect(await create('Bo', false)).toBe(201)
+      const card = await report()
+      expect(summary(problems(card.findings))).toEqual(['warning blind_retry ×1'])
+      expect(card.findings.find((f) => f.code === 'blind_retry')?.fix).toMatch(
+        /look whether it arrived/,
+      )
     })
 
     test('401s: a missing key is a warning, the expired key you chose is info', async () => {

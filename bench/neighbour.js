@@ -1,0 +1,229 @@
+// The neighbour section of npm run bench (issue 36): how long one client's large
+// request makes the others wait. The built CLI serves; a bystander polls GET /v1/pets
+// every 50 ms; each operation below runs at the documented limit, and the section
+// reports the server's longest event-loop block (perf_hooks.monitorEventLoopDelay, in
+// the server, bench/neighbour-probe.js) and the bystander's p99 and longest wait,
+// beside the same bystander with nothing else running. Targets: longest block <= 100 ms
+// (the one JSON.parse of an import's body excepted, <= 250 ms), bystander p99 <= 250 ms.
+// Run alone: node bench/run.js neighbour (after npm run build).
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { pathToFileURL } from 'node:url'
+import { freePort, sandboxArgs, startNode, waitFor200 } from './lib/children.js'
+
+const KEY = { authorization: 'Bearer sandbox-enterprise-key' }
+const IMPORT_LIMIT = 16 * 1024 * 1024
+
+/** The longest block the server may have (ms), and the bystander's p99 (ms). */
+export const NEIGHBOUR_TARGETS = { blockMs: 100, parseBlockMs: 250, p99Ms: 250 }
+
+function percentile(values, share) {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]
+}
+
+/** The last line a child printed after SIGUSR2 that starts with `tag `, parsed. */
+async function ask(child, tag) {
+  const lines = () =>
+    child.stdout.split('\n').filter((line) => line.startsWith(`${tag} `))
+  const before = lines().length
+  child.child.kill('SIGUSR2')
+  for (let tries = 0; tries < 400; tries++) {
+    const now = lines()
+    if (now.length > before) return JSON.parse(now.at(-1).slice(tag.length + 1))
+    await sleep(25)
+  }
+  throw new Error(`the ${tag} did not answer`)
+}
+
+const post = (origin, path, body, method = 'POST', headers = {}) =>
+  fetch(`${origin}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  }).then(async (answer) => ({
+    status: answer.status,
+    bytes: (await answer.arrayBuffer()).byteLength,
+  }))
+
+export async function measureNeighbour(root, log) {
+  const { createSandbox } = await import(
+    pathToFileURL(join(root, 'dist', 'index.js')).href
+  )
+  // Bodies at the documented limits, made before the server starts.
+  log('neighbour: making the bodies (a 99,000-pet export, 16 MiB of {}, 9.5 MB nested)')
+  const big = await createSandbox({ seed: 7, count: 99_000 }).exportSession()
+  const bigBody = JSON.stringify({ id: 'big', from: { ...big, journal: undefined } })
+  const emptyObjects = `{"id":"objects","from":{"format":"petstore-sandbox/session@1","journal":[${Array(
+    Math.floor((IMPORT_LIMIT - 200) / 3),
+  )
+    .fill('{}')
+    .join(',')}]}}`
+  const nested = `{"from":${'['.repeat(4_750_000)}${']'.repeat(4_750_000)}}`
+  const small = await createSandbox({ seed: 7, count: 5 }).exportSession()
+  const journal = (length) =>
+    JSON.stringify({
+      id: `journal-${length}`,
+      from: { ...small, journal: Array(length).fill({}) },
+    })
+
+  const port = await freePort()
+  const server = startNode(
+    [
+      '--import',
+      pathToFileURL(join(root, 'bench', 'neighbour-probe.js')).href,
+      ...sandboxArgs(root, port),
+    ],
+    { cwd: root, stdout: true },
+  )
+  const origin = `http://127.0.0.1:${port}`
+  const children = [server]
+  try {
+    await waitFor200(server, port, '/v1/pets?limit=20', KEY, performance.now())
+    const watcher = startNode([join(root, 'bench', 'neighbour-bystander.js'), origin], {
+      cwd: root,
+      stdout: true,
+    })
+    children.push(watcher)
+    const operations = [
+      ['nothing else running', () => sleep(3000)],
+      [
+        'import, journal of 20,000 wrong entries',
+        () => post(origin, '/__sandbox/sessions', journal(20_000)),
+      ],
+      [
+        'import, journal of 300,000 wrong entries',
+        () => post(origin, '/__sandbox/sessions', journal(300_000)),
+      ],
+      [
+        'import, 9.5 MB nested 4.75 million deep',
+        () => post(origin, '/__sandbox/sessions', nested),
+      ],
+      [
+        'import, 16 MiB of {} (JSON.parse worst case)',
+        () => post(origin, '/__sandbox/sessions', emptyObjects),
+      ],
+      [
+        'import of 99,000 pets (5.7 MiB)',
+        () => post(origin, '/__sandbox/sessions', bigBody),
+      ],
+      [
+        '20 parallel exports of that session',
+        () =>
+          Promise.all(
+            Array.from({ length: 20 }, () =>
+              post(origin, '/__sandbox/export', undefined, 'GET', {
+                'x-sandbox-session': 'big',
+              }),
+            ),
+          ),
+      ],
+      [
+        'first use of 10,000-pet run-time scenarios in 10 sessions',
+        () =>
+          Promise.all(
+            Array.from({ length: 10 }, async (_, index) => {
+              const session = { 'x-sandbox-session': `seeded-${index}` }
+              await post(
+                origin,
+                `/__sandbox/scenarios/many-${index}`,
+                JSON.stringify({
+                  description: 'many',
+                  data: { count: 10_000, seed: index },
+                }),
+                'PUT',
+                session,
+              )
+              await post(
+                origin,
+                '/__sandbox/scenario',
+                JSON.stringify({ name: `many-${index}` }),
+                'PUT',
+                session,
+              )
+              return post(origin, '/v1/pets?limit=1', undefined, 'GET', {
+                ...session,
+                ...KEY,
+              })
+            }),
+          ),
+      ],
+    ]
+    const rows = []
+    for (const [name, operation] of operations) {
+      await sleep(300)
+      await ask(server, 'neighbour')
+      await ask(watcher, 'bystander')
+      const started = performance.now()
+      const outcome = await operation()
+      const ms = performance.now() - started
+      await sleep(100)
+      const waits = await ask(watcher, 'bystander')
+      const { maxMs: blockMs } = await ask(server, 'neighbour')
+      const statuses = [outcome]
+        .flat()
+        .map((answer) => answer?.status)
+        .filter(Boolean)
+      const row = {
+        name,
+        ms: Math.round(ms),
+        statuses: [...new Set(statuses)],
+        blockMs: Math.round(blockMs),
+        p99Ms: Math.round(percentile(waits, 0.99)),
+        maxWaitMs: Math.round(Math.max(...waits)),
+        requests: waits.length,
+      }
+      rows.push(row)
+      log(
+        `  ${name.padEnd(58)} ${String(row.ms).padStart(6)} ms ${row.statuses.join(',').padEnd(8)} block ${String(row.blockMs).padStart(4)} ms, bystander p99 ${row.p99Ms} ms, max ${row.maxWaitMs} ms (${row.requests})`,
+      )
+    }
+    if (!server.alive) throw new Error(`the server died: ${server.stderr}`)
+    return { rows }
+  } finally {
+    await Promise.all(children.map((child) => child.kill()))
+  }
+}
+
+export function evaluateNeighbourTargets(neighbour) {
+  const targets = []
+  for (const row of neighbour.rows) {
+    targets.push({
+      id: `neighbour-block-${row.name}`,
+      label: `longest block, ${row.name}`,
+      value: row.blockMs,
+      op: '<=',
+      limit: NEIGHBOUR_TARGETS.blockMs,
+      result: row.blockMs <= NEIGHBOUR_TARGETS.blockMs ? 'PASS' : 'FAIL',
+    })
+    targets.push({
+      id: `neighbour-p99-${row.name}`,
+      label: `bystander p99, ${row.name}`,
+      value: row.p99Ms,
+      op: '<=',
+      limit: NEIGHBOUR_TARGETS.p99Ms,
+      result: row.p99Ms <= NEIGHBOUR_TARGETS.p99Ms ? 'PASS' : 'FAIL',
+    })
+  }
+  return targets
+}
+
+export function renderNeighbour(results) {
+  const lines = [
+    '## Neighbours (issue 36)',
+    '',
+    'The built CLI; a bystander polls GET /v1/pets every 50 ms while one operation runs.',
+    `Targets: longest event-loop block <= ${NEIGHBOUR_TARGETS.blockMs} ms, bystander p99 <= ${NEIGHBOUR_TARGETS.p99Ms} ms.`,
+    '',
+    '| operation | took | answers | longest block | bystander p99 | bystander max |',
+    '| --- | ---: | --- | ---: | ---: | ---: |',
+  ]
+  for (const row of results.neighbour.rows) {
+    lines.push(
+      `| ${row.name} | ${row.ms} ms | ${row.statuses.join(', ') || '-'} | ${row.blockMs} ms | ${row.p99Ms} ms | ${row.maxWaitMs} ms |`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}

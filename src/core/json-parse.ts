@@ -1,0 +1,182 @@
+import { SliceMeter, type Steps } from './slices.js'
+
+// JSON.parse in slices, for control bodies (docs/performance.md#neighbours). One
+// JSON.parse cannot yield, and its time is not its size: 16 MiB of `{},{},…` took it
+// 3.5 s on the bench machine, 8 MiB of `[[[[…` 4 s, during which a shared server
+// answered nobody. This parser builds the same values (checked against JSON.parse in
+// json-parse.test.ts), iteratively, yields after each slice, and refuses nesting deeper
+// than MAX_JSON_DEPTH, which no body of the control API needs.
+
+/** The deepest nesting of arrays and objects a control body may have. */
+export const MAX_JSON_DEPTH = 64
+
+/** Why a text is not JSON the sandbox takes. */
+export class JsonRefusal {
+  constructor(
+    /** `syntax`: not JSON; `depth`: nested deeper than MAX_JSON_DEPTH. */
+    readonly reason: 'syntax' | 'depth',
+  ) {}
+}
+
+/** Characters per unit of work: scanning text is cheaper than making values. */
+const CHARS_PER_UNIT = 64
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+}
+
+/** A container being filled: an array, or an object and the key its next value takes. */
+type Open = { array: unknown[] } | { object: Record<string, unknown>; key: string }
+
+/**
+ * Parses `text` as `JSON.parse` does (`__proto__` an own property, the last of
+ * duplicate keys kept), in steps: it yields after each slice of work, and returns the
+ * value or a {@link JsonRefusal}.
+ */
+export function* parseJsonSteps(text: string): Steps<unknown> {
+  const meter = new SliceMeter()
+  const stack: Open[] = []
+  let at = 0
+  let counted = 0
+  const space = () => {
+    for (;;) {
+      const code = text.charCodeAt(at)
+      if (code === 32 || code === 10 || code === 13 || code === 9) at++
+      else return
+    }
+  }
+  /** The string whose opening quote is at `at`; undefined when it is not one. */
+  const string = (): string | undefined => {
+    let result = ''
+    let from = ++at
+    for (;;) {
+      const code = text.charCodeAt(at)
+      if (code === 34) {
+        result += text.slice(from, at++)
+        return result
+      }
+      if (code === 92) {
+        result += text.slice(from, at)
+        const escape = text[at + 1] ?? ''
+        if (escape === 'u') {
+          const hex = text.slice(at + 2, at + 6)
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined
+          result += String.fromCharCode(Number.parseInt(hex, 16))
+          at += 6
+        } else {
+          const replaced = ESCAPES[escape]
+          if (replaced === undefined) return undefined
+          result += replaced
+          at += 2
+        }
+        from = at
+      } else if (code < 32 || Number.isNaN(code)) return undefined
+      else at++
+    }
+  }
+  const literal = (word: string, value: unknown) => {
+    if (!text.startsWith(word, at)) return refused
+    at += word.length
+    return value
+  }
+  const refused = new JsonRefusal('syntax')
+  /** A scalar at `at`, or `OPEN` when an array or object opened there, or a refusal. */
+  const OPEN = Symbol('open')
+  const value = (): unknown => {
+    const code = text.charCodeAt(at)
+    if (code === 123 || code === 91) {
+      if (stack.length >= MAX_JSON_DEPTH) return new JsonRefusal('depth')
+      at++
+      space()
+      if (code === 91) {
+        stack.push({ array: [] })
+        return OPEN
+      }
+      stack.push({ object: {}, key: '' })
+      return OPEN
+    }
+    if (code === 34) return string() ?? refused
+    if (code === 116) return literal('true', true)
+    if (code === 102) return literal('false', false)
+    if (code === 110) return literal('null', null)
+    NUMBER.lastIndex = at
+    const match = NUMBER.exec(text)
+    if (match === null) return refused
+    at = NUMBER.lastIndex
+    return Number(match[0])
+  }
+  /** Reads the key of an object's next member (after `{` or `,`), and its colon. */
+  const key = (open: { key: string }): boolean => {
+    space()
+    if (text.charCodeAt(at) !== 34) return false
+    const name = string()
+    if (name === undefined) return false
+    space()
+    if (text.charCodeAt(at) !== 58) return false
+    at++
+    open.key = name
+    return true
+  }
+  space()
+  let current: unknown = value()
+  for (;;) {
+    if (current instanceof JsonRefusal) return current
+    // A value made, and the text read since the last one.
+    const units = 1 + Math.floor((at - counted) / CHARS_PER_UNIT)
+    counted = at
+    if (meter.add(units)) yield meter.take()
+    if (current === OPEN) {
+      const open = stack.at(-1) as Open
+      // An empty one closes at once; else its first member.
+      const close = 'array' in open ? 93 : 125
+      if (text.charCodeAt(at) === close) {
+        at++
+        current = closeOne()
+        continue
+      }
+      if ('object' in open && !key(open)) return refused
+      space()
+      current = value()
+      continue
+    }
+    // A value is complete: put it in its container, or it is the whole text.
+    const open = stack.at(-1)
+    if (open === undefined) {
+      space()
+      return at === text.length ? current : refused
+    }
+    if ('array' in open) open.array.push(current)
+    else if (open.key === '__proto__') {
+      Object.defineProperty(open.object, '__proto__', {
+        value: current,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      })
+    } else open.object[open.key] = current
+    space()
+    const code = text.charCodeAt(at)
+    if (code === 44) {
+      at++
+      if ('object' in open && !key(open)) return refused
+      space()
+      current = value()
+    } else if (code === ('array' in open ? 93 : 125)) {
+      at++
+      current = closeOne()
+    } else return refused
+  }
+
+  function closeOne(): unknown {
+    const open = stack.pop() as Open
+    return 'array' in open ? open.array : open.object
+  }
+}
