@@ -97,7 +97,7 @@ describe('SessionRegistry', () => {
     expect(made.size).toBe(1)
   })
 
-  it('ends the expired sessions a list passes, where a clock set back left them behind live ones', () => {
+  it('ends the expired sessions a list passes, where an idle time set back left them behind live ones', () => {
     const { made, disposed, advance } = registry(10, 1_000)
     advance(5_000)
     made.use('a')

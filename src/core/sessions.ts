@@ -221,8 +221,8 @@ export class SessionRegistry<Session extends SessionEntry> {
   }
 
   /**
-   * Drops the expired sessions that lead the order. One a clock set back left behind a
-   * live one goes at the next `list()`, which looks at every session.
+   * Drops the expired sessions that lead the order. One that an idle time set back left
+   * behind a live one goes at the next `list()`, which looks at every session.
    */
   #sweep(now: number) {
     while (this.#head && this.#expired(this.#head.session, now)) this.#drop(this.#head)
