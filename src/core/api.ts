@@ -136,6 +136,7 @@ export async function handleApiRequest(
 ): Promise<Reply> {
   const started = performance.now()
   const { request } = call
+  if (call.id > world.lastArrived) world.lastArrived = call.id
   call.body = readOnce(call.body)
   const described = describe(world, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
