@@ -103,7 +103,17 @@ export function journalPath(target: string): string {
   let end = JOURNAL_PATH_LIMIT
   // A character cut in half at the limit is left out.
   if (isLowSurrogate(target, end)) end--
-  return `${target.slice(0, end)}…`
+  return detachedCut(target, end)
+}
+
+/**
+ * The first `end` characters of `text` and "…", as a string of its own. A slice of a
+ * string may keep the whole of it alive (V8 makes a view of the parent): a journal that
+ * keeps 2 KiB of a 14 KiB URL would hold all 14 KiB, beyond what its budget counts.
+ * Copied through JSON, which always makes a new string; only cut texts pay for it.
+ */
+export function detachedCut(text: string, end: number): string {
+  return JSON.parse(JSON.stringify(`${text.slice(0, end)}…`)) as string
 }
 
 /** What the budget needs of a journal: its oldest entry's place in time, and to drop it. */

@@ -1,5 +1,6 @@
 import type { HeaderMap } from './reply.js'
 import {
+  detachedCut,
   entryBytes,
   textBytes,
   type BudgetedJournal,
@@ -298,9 +299,9 @@ export function journalHeaders(headers: Headers): Record<string, string> | undef
     if (++count > HEADER_COUNT_LIMIT) break
     kept ??= {}
     const key =
-      name.length > HEADER_NAME_LIMIT ? `${name.slice(0, HEADER_NAME_LIMIT)}…` : name
+      name.length > HEADER_NAME_LIMIT ? detachedCut(name, HEADER_NAME_LIMIT) : name
     kept[key] =
-      value.length > HEADER_VALUE_LIMIT ? `${value.slice(0, HEADER_VALUE_LIMIT)}…` : value
+      value.length > HEADER_VALUE_LIMIT ? detachedCut(value, HEADER_VALUE_LIMIT) : value
   }
   return kept
 }
