@@ -18,7 +18,12 @@ const entry = process.argv[2]
   : fileURLToPath(new URL('../dist/express/index.js', import.meta.url))
 const { createSandboxApp, listenSandboxApp } = await import(pathToFileURL(entry).href)
 
-const app = createSandboxApp({ seed: 42, count: 50 })
+// SOAK_OPTIONS: more options as JSON (the give-back phase's short sessionTtlSeconds).
+const app = createSandboxApp({
+  seed: 42,
+  count: 50,
+  ...JSON.parse(process.env.SOAK_OPTIONS || '{}'),
+})
 await app.sandbox.ready
 const server = await listenSandboxApp(app, { port: 0, host: '127.0.0.1' })
 
@@ -33,9 +38,16 @@ const connections = () =>
 
 process.on('message', async (message) => {
   if (message?.type !== 'sample') return
-  // Twice: the first collection can leave objects whose finalizers free more.
-  globalThis.gc()
-  globalThis.gc()
+  // Twice: the first collection can leave objects whose finalizers free more. `gc:
+  // false` reads the memory as the server holds it now, garbage and all.
+  if (message.gc !== false) {
+    globalThis.gc()
+    globalThis.gc()
+  }
+  // V8 unmaps the pages a collection emptied on a thread of its own, shortly after:
+  // RSS read at once still counts them.
+  if (message.settleMs > 0)
+    await new Promise((done) => setTimeout(done, message.settleMs))
   const memory = process.memoryUsage()
   process.send({
     type: 'sample',
@@ -47,6 +59,7 @@ process.on('message', async (message) => {
     arrayBuffers: memory.arrayBuffers,
     pets: app.sandbox.state().counts.pets,
     journal: app.sandbox.journal.recent().length,
+    sessions: app.sandbox.sessions().length,
     connections: await connections(),
   })
 })

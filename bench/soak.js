@@ -1,6 +1,9 @@
 // npm run soak: mixed traffic against the standalone sandbox app for N seconds on
 // 127.0.0.1, sampling the server's memory; fails when memory keeps growing after the
-// warm-up. test/hostile/soak.test.ts runs the same soak for 15 s in CI.
+// warm-up. test/hostile/soak.test.ts runs the same soak for 15 s in CI. Then, from the
+// command line, the memory phases of bench/soak-give-back.js: sessions that end give
+// their memory back, and a journal flood stays bounded
+// (test/hostile/memory-given-back.test.ts asserts both).
 //
 //   node bench/soak.js [--seconds 180] [--create-rate 10] [--entry dist/express/index.js]
 //                      [--json] [--leak-bytes N]
@@ -32,12 +35,11 @@
 // samples after the warm-up (the first 20%): 256 bytes per request fail a 15 s soak
 // (--leak-bytes 256). RSS is checked too, with a looser bound: V8 and the allocator keep
 // freed pages.
-import { fork } from 'node:child_process'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-
-const SERVER = fileURLToPath(new URL('./soak-server.js', import.meta.url))
+import { startSoakServer } from './lib/soak-child.js'
+import { runGiveBack, runJournalFlood } from './soak-give-back.js'
 const ENTERPRISE = 'Bearer sandbox-enterprise-key'
 const MiB = 1024 * 1024
 
@@ -64,7 +66,7 @@ export async function runSoak({
   leakBytes = 0,
   log = () => {},
 } = {}) {
-  const server = await startServer(entry, leakBytes)
+  const server = await startSoakServer(entry, { leakBytes })
   try {
     const origin = `http://127.0.0.1:${server.port}`
     log(`soak: server ${server.entry} on ${origin}`)
@@ -92,59 +94,6 @@ export async function runSoak({
   } finally {
     await server.stop()
   }
-}
-
-function startServer(entry, leakBytes) {
-  const child = fork(SERVER, entry ? [resolve(entry)] : [], {
-    execArgv: ['--expose-gc'],
-    env: { ...process.env, SOAK_LEAK_BYTES: String(leakBytes) },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  })
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
-    stderr = (stderr + chunk).slice(-4096)
-  })
-  const exited = new Promise((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal)),
-  )
-  const waiting = new Map()
-  let nextId = 1
-  return new Promise((ready, fail) => {
-    const gone = (code) => {
-      for (const { reject } of waiting.values())
-        reject(new Error(`the soak server exited (${code}): ${stderr.trim()}`))
-      fail(
-        new Error(
-          `the soak server exited (${code}) before it was ready: ${stderr.trim()}`,
-        ),
-      )
-    }
-    void exited.then(gone)
-    child.on('message', (message) => {
-      if (message.type === 'ready') {
-        ready({
-          port: message.port,
-          entry: message.entry,
-          sample() {
-            const id = nextId++
-            return new Promise((resolve, reject) => {
-              waiting.set(id, { resolve, reject })
-              child.send({ type: 'sample', id })
-            })
-          },
-          async stop() {
-            if (child.exitCode === null && child.signalCode === null)
-              child.kill('SIGKILL')
-            await exited
-          },
-        })
-      } else if (message.type === 'sample') {
-        const { id, type: _type, ...sample } = message
-        waiting.get(id)?.resolve(sample)
-        waiting.delete(id)
-      }
-    })
-  })
 }
 
 /**
@@ -461,12 +410,36 @@ function report(result) {
   return lines.join('\n')
 }
 
+/** The give-back and flood phases, as lines of the report. */
+function reportPhases({ giveBack, flood }) {
+  const line = (figure) =>
+    `heap ${figure.heapMiB} MiB, RSS ${figure.rssMiB} MiB, ${figure.sessions} sessions`
+  return [
+    `give-back: ${giveBack.sessions} sessions (5 pets, 15 journal entries, a scenario and a clock each) and ${giveBack.imports} imports of ${giveBack.importPets.toLocaleString('en-US')} pets; half ended by DELETE, half expired, the default reset`,
+    `  startup                ${line(giveBack.startup)}`,
+    `  after the load         ${line(giveBack.loaded)}`,
+    `  after sessions ended   ${line(giveBack.ended)} (before a forced GC)`,
+    `  after GC               ${line(giveBack.collected)} (heap bound ${giveBack.heapBoundMiB} MiB)`,
+    `flood: ${flood.requests.toLocaleString('en-US')} requests with ${flood.queryBytes.toLocaleString('en-US')}-byte queries over ${flood.sessions} sessions in ${flood.seconds} s, journal budget 32 MiB`,
+    `  RSS ${flood.before.rssMiB} -> ${flood.after.rssMiB} MiB (+${flood.rssGrowthMiB}, bound +150), heap ${flood.before.heapMiB} -> ${flood.after.heapMiB} MiB (+${flood.heapGrowthMiB})`,
+    ...[giveBack, flood].flatMap((phase) =>
+      phase.problems.map((problem) => `  FAILED: ${problem}`),
+    ),
+  ].join('\n')
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const options = parseArgs(process.argv.slice(2))
-  const result = await runSoak({
-    ...options,
-    log: (line) => process.stderr.write(`${line}\n`),
-  })
-  process.stdout.write(`${options.json ? JSON.stringify(result) : report(result)}\n`)
-  process.exitCode = result.ok ? 0 : 1
+  const log = (line) => process.stderr.write(`${line}\n`)
+  const result = await runSoak({ ...options, log })
+  // Then memory given back: sessions ended, and a journal flood (bench/soak-give-back.js).
+  const phases = {
+    giveBack: await runGiveBack({ entry: options.entry, log }),
+    flood: await runJournalFlood({ entry: options.entry, log }),
+  }
+  const ok = result.ok && phases.giveBack.ok && phases.flood.ok
+  process.stdout.write(
+    `${options.json ? JSON.stringify({ ...result, ...phases, ok }) : `${report(result)}\n${reportPhases(phases)}`}\n`,
+  )
+  process.exitCode = ok ? 0 : 1
 }

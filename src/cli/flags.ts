@@ -145,7 +145,8 @@ export const SERVE_OPTIONS = defineFlags({
   'session-ttl': {
     type: 'string',
     example: '3600',
-    describe: 'Seconds without a request after which a session expires (default 3600)',
+    describe:
+      'Seconds without a request (real time, not the sandbox clock) after which a session expires (default 3600)',
     coerce: integer(
       1,
       MAX_SESSION_TTL_SECONDS,

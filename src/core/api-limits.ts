@@ -52,6 +52,23 @@ export function forgetScenarioWindows(limiter: RateLimiter, name: string): void 
   limiter.forget((key) => key.endsWith(suffix))
 }
 
+/**
+ * The rate-limit headers of a request answered before the limiter (a path that is not
+ * one, a method the path does not take): a valid key's request counts while its window
+ * has room, and the answer stays the refusal (never a 429, nor a step towards a ban);
+ * other requests only show the window as it stands.
+ */
+export function countWhileRoom(
+  world: SandboxWorld,
+  scenario: Scenario,
+  known: KnownKey | undefined,
+  counted: boolean,
+): HeaderMap {
+  const headers = peekHeaders(world, scenario, known)
+  if (!counted || !known || Number(headers['x-ratelimit-remaining']) <= 0) return headers
+  return checkLimit(world, scenario, known, world.clock.now()).headers
+}
+
 /** A 429 as the API words it, beside the limiter's decision. */
 type LimitDecision =
   | Extract<RateLimitDecision, { allowed: true }>

@@ -8,10 +8,10 @@ import {
   type JournalEntry,
 } from './journal.js'
 import { journalPath } from './journal-budget.js'
-import { checkLimit, peekHeaders } from './api-limits.js'
+import { checkLimit, countWhileRoom, peekHeaders } from './api-limits.js'
 import { errorReply, fail, Failure } from './api-errors.js'
 import { droppedReply, jsonReply, type HeaderMap, type Reply } from './reply.js'
-import { answerRoute } from './route-outcome.js'
+import { answerRoute, methodNotAllowed } from './route-outcome.js'
 import {
   API_ROUTES,
   createRouter,
@@ -136,6 +136,7 @@ export async function handleApiRequest(
 ): Promise<Reply> {
   const started = performance.now()
   const { request } = call
+  if (call.id > world.lastArrived) world.lastArrived = call.id
   call.body = readOnce(call.body)
   const described = describe(world, request, call.url, call.apiBase, call.rest)
   const { extraHeaders, entry } = described
@@ -264,11 +265,9 @@ export function answerRefusedRequest(
     caller.authorization,
     target,
   )
-  let headers = peekHeaders(world, scenario, auth.key)
   // Counted while its window has room. The answer stays the 400: no check reads a path
   // that is not one, so it never gets a 429, nor counts towards a ban.
-  if (caller.counted && auth.ok && Number(headers['x-ratelimit-remaining']) > 0)
-    headers = checkLimit(world, scenario, auth.key, world.clock.now()).headers
+  const headers = countWhileRoom(world, scenario, auth.key, caller.counted && auth.ok)
   const reply = errorReply(failure, headers, extraHeaders)
   const rateLimit = journalRateLimit(reply.headers)
   world.record({
@@ -307,6 +306,16 @@ async function answer(
   const { request } = call
   const now = world.clock.now()
   const auth = authenticate(call.authorization, world.keys, scenario, world.session)
+  if (found.kind === 'method-not-allowed') {
+    // Before authentication, as a gateway routes before it asks for a key: `TRACE
+    // /v1/pets` is 405 with Allow whatever the key (it was 401 without one). A valid
+    // key's request counts while its window has room, as a path that is not one does.
+    const failure = methodNotAllowed(request.method, url.pathname, found.allow)
+    noteFailure(entry, failure)
+    if (auth.key) Object.assign(entry, { key: auth.key.key, plan: auth.key.planName })
+    const headers = countWhileRoom(world, scenario, auth.key, auth.ok)
+    return errorReply(failure, headers, extraHeaders)
+  }
   if (!auth.ok) {
     const known = auth.key
     const failure = fail(auth.code, auth.message)

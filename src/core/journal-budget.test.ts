@@ -7,6 +7,7 @@ import {
   JOURNAL_PATH_LIMIT,
   JournalBudget,
   journalPath,
+  textBytes,
   utf8Length,
 } from './journal-budget.js'
 import { DEFAULT_MAX_JOURNAL_BYTES } from './limits.js'
@@ -33,7 +34,7 @@ const bytesOf = (...journals: Journal[]) =>
     0,
   )
 
-test('an entry counts 256 bytes plus the UTF-8 bytes of its strings, near its JSON', () => {
+test('an entry counts 256 bytes plus the bytes of its strings, near its JSON and never below their memory', () => {
   const entry: JournalEntry = {
     id: 12,
     ...request('/v1/pets?name=Zoë', '{"name":"Rex 🐕"}'),
@@ -51,10 +52,19 @@ test('an entry counts 256 bytes plus the UTF-8 bytes of its strings, near its JS
     'content-type',
     'application/json',
   ]
+  // Latin-1 text (Zoë) is held a byte a character, other text (🐕) as UTF-16: each
+  // counts the larger of its UTF-8 and what it is held in.
+  const held = (text: string) =>
+    /[\u0100-\uffff]/.test(text) ? 2 * text.length : text.length
   const expected =
     ENTRY_OVERHEAD_BYTES +
-    strings.reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0)
+    strings.reduce(
+      (sum, text) => sum + Math.max(new TextEncoder().encode(text).length, held(text)),
+      0,
+    )
   expect(entryBytes(entry)).toBe(expected)
+  expect(textBytes('{"name":"Rex 🐕"}')).toBe(34)
+  expect(textBytes('/v1/pets?name=Zoë')).toBe(18)
   const json = new TextEncoder().encode(JSON.stringify(entry)).length
   expect(entryBytes(entry)).toBeGreaterThanOrEqual(json)
   expect(entryBytes(entry) - json).toBeLessThan(ENTRY_OVERHEAD_BYTES)
@@ -189,7 +199,20 @@ test('under any mix of adds, clears and drops, the count is exact, the budget ho
   }
 })
 
-test("the issue's flood, 1,000 sessions x 100 requests of 15 KB paths, stays within the default 32 MiB", () => {
+test("issue 36's flood, 600 sessions x 40 requests of 14 KB paths, stays within the default 32 MiB", () => {
+  const budget = new JournalBudget(DEFAULT_MAX_JOURNAL_BYTES)
+  const path = journalPath(`/v1/pets?q=${'a'.repeat(14_000)}`)
+  // The cut path ends with `…`: held as UTF-16, 4 KiB, and counted so.
+  expect(sizeOf(path)).toBeGreaterThan(2 * JOURNAL_PATH_LIMIT + ENTRY_OVERHEAD_BYTES)
+  const sessions = Array.from({ length: 600 }, () => new Journal(100, undefined, budget))
+  for (let round = 0; round < 40; round++)
+    for (const session of sessions) session.add(request(path))
+  expect(budget.bytes).toBeLessThanOrEqual(DEFAULT_MAX_JOURNAL_BYTES)
+  expect(budget.bytes).toBeGreaterThan(DEFAULT_MAX_JOURNAL_BYTES - sizeOf(path))
+  expect(budget.bytes).toBe(bytesOf(...sessions))
+})
+
+test('a flood of 1,000 sessions x 100 requests of 15 KB paths, keeps the budget or no more than the last 10 of each', () => {
   const budget = new JournalBudget(DEFAULT_MAX_JOURNAL_BYTES)
   const developer = new Journal(100, undefined, budget)
   for (let index = 0; index < 40; index++)
@@ -198,8 +221,12 @@ test("the issue's flood, 1,000 sessions x 100 requests of 15 KB paths, stays wit
   const sessions = Array.from({ length: 1000 }, () => new Journal(100, undefined, budget))
   for (let round = 0; round < 100; round++)
     for (const session of sessions) session.add(request(path))
-  // Without the budget: 1,000 x 100 x 15 KB, some 1.5 GB of paths alone.
-  expect(budget.bytes).toBeLessThanOrEqual(DEFAULT_MAX_JOURNAL_BYTES)
+  // Without the budget: 1,000 x 100 x 15 KB, some 1.5 GB of paths alone. With it, each
+  // journal's last 10 (4 KiB paths), some 44 MB: the floor is the bound.
+  for (const session of sessions) expect(session.count).toBe(JOURNAL_FLOOR)
+  expect(budget.bytes).toBe(
+    1000 * JOURNAL_FLOOR * sizeOf(path) + JOURNAL_FLOOR * sizeOf('/v1/pets?mine=39'),
+  )
   expect(budget.bytes).toBe(bytesOf(developer, ...sessions))
   expect(developer.count).toBe(JOURNAL_FLOOR)
   expect(developer.recent()[0]?.path).toBe('/v1/pets?mine=39')

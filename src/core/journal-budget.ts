@@ -16,17 +16,18 @@ export const JOURNAL_FLOOR = 10
 export const JOURNAL_PATH_LIMIT = 2048
 
 /**
- * What an entry counts besides the UTF-8 bytes of its strings: its numbers, flags and the
+ * What an entry counts besides the bytes of its strings: its numbers, flags and the
  * JSON around its fields (`{"id":…,"status":…,"rateLimit":{…}}`), as
  * `GET /__sandbox/requests` sends it. An entry with every field set spells about 250.
  */
 export const ENTRY_OVERHEAD_BYTES = 256
 
 /**
- * The size an entry counts against the budget: `ENTRY_OVERHEAD_BYTES` plus the UTF-8
- * bytes of each of its strings (path, message, body, header names and values, and the
- * rest). About the length of its JSON, without building it: a GET pays some 250 ns
- * for this, `JSON.stringify` and counting its bytes ten times that.
+ * The size an entry counts against the budget: `ENTRY_OVERHEAD_BYTES` plus the
+ * {@link textBytes} of each of its strings (path, message, body, header names and
+ * values, and the rest): about the length of its JSON, and never less than what its
+ * strings hold in memory. Without building the JSON: a GET pays some 250 ns for this,
+ * `JSON.stringify` and counting its bytes ten times that.
  */
 export function entryBytes(entry: JournalEntry): number {
   // `at` (an ISO time) and `method` (an HTTP token) are ASCII: a byte a character.
@@ -34,19 +35,18 @@ export function entryBytes(entry: JournalEntry): number {
     ENTRY_OVERHEAD_BYTES +
     entry.at.length +
     entry.method.length +
-    utf8Length(entry.path) +
-    utf8Length(entry.scenario)
-  if (entry.key !== undefined) bytes += utf8Length(entry.key)
-  if (entry.plan !== undefined) bytes += utf8Length(entry.plan)
-  if (entry.operation !== undefined) bytes += utf8Length(entry.operation)
-  if (entry.code !== undefined) bytes += utf8Length(entry.code)
-  if (entry.message !== undefined) bytes += utf8Length(entry.message)
-  if (entry.session !== undefined) bytes += utf8Length(entry.session)
-  if (entry.body !== undefined) bytes += utf8Length(entry.body)
+    textBytes(entry.path) +
+    textBytes(entry.scenario)
+  if (entry.key !== undefined) bytes += textBytes(entry.key)
+  if (entry.plan !== undefined) bytes += textBytes(entry.plan)
+  if (entry.operation !== undefined) bytes += textBytes(entry.operation)
+  if (entry.code !== undefined) bytes += textBytes(entry.code)
+  if (entry.message !== undefined) bytes += textBytes(entry.message)
+  if (entry.session !== undefined) bytes += textBytes(entry.session)
+  if (entry.body !== undefined) bytes += textBytes(entry.body)
   const headers = entry.headers
   if (headers !== undefined) {
-    for (const name in headers)
-      bytes += utf8Length(name) + utf8Length(headers[name] ?? '')
+    for (const name in headers) bytes += textBytes(name) + textBytes(headers[name] ?? '')
   }
   return bytes
 }
@@ -63,6 +63,22 @@ export function entryChars(entry: JournalEntry): number {
     for (const name in headers) chars += name.length + (headers[name]?.length ?? 0)
   }
   return chars
+}
+
+/** A character outside Latin-1: a text with one is held as UTF-16. */
+const WIDE = /[\u0100-\uffff]/
+
+/**
+ * What a text counts against the budget: the larger of its UTF-8 bytes (its length in
+ * the JSON) and the bytes a JavaScript engine holds it in, one a character for Latin-1
+ * text and two for any other. A path of 2 KiB cut with `…` is 2 KiB of UTF-8 but 4 KiB
+ * in memory (V8, JavaScriptCore and SpiderMonkey all store it as UTF-16): counted at its
+ * UTF-8 length, a flood of such paths held twice the budget.
+ */
+export function textBytes(text: string): number {
+  const utf8 = utf8Length(text)
+  if (utf8 === text.length) return utf8 // ASCII
+  return WIDE.test(text) ? Math.max(utf8, 2 * text.length) : utf8
 }
 
 const encoder = new TextEncoder()
@@ -101,7 +117,17 @@ export function journalPath(target: string): string {
   let end = JOURNAL_PATH_LIMIT
   // A character cut in half at the limit is left out.
   if (isLowSurrogate(target, end)) end--
-  return `${target.slice(0, end)}…`
+  return detachedCut(target, end)
+}
+
+/**
+ * The first `end` characters of `text` and "…", as a string of its own. A slice of a
+ * string may keep the whole of it alive (V8 makes a view of the parent): a journal that
+ * keeps 2 KiB of a 14 KiB URL would hold all 14 KiB, beyond what its budget counts.
+ * Copied through JSON, which always makes a new string; only cut texts pay for it.
+ */
+export function detachedCut(text: string, end: number): string {
+  return JSON.parse(JSON.stringify(`${text.slice(0, end)}…`)) as string
 }
 
 /** What the budget needs of a journal: its oldest entry's place in time, and to drop it. */

@@ -1,7 +1,8 @@
 import type { HeaderMap } from './reply.js'
 import {
+  detachedCut,
   entryBytes,
-  utf8Length,
+  textBytes,
   type BudgetedJournal,
   type JournalBudget,
 } from './journal-budget.js'
@@ -218,7 +219,7 @@ export class Journal implements BudgetedJournal {
     const sizes = this.#sizes
     const entries = this.#entries
     if (!sizes || !entries) return
-    const bytes = utf8Length(body)
+    const bytes = textBytes(body)
     ;(sizes[firstAfter(entries, entry.id - 1, this.#head)] as number) -= bytes
     this.#bytes -= bytes
     this.#budget?.count(-bytes)
@@ -298,9 +299,9 @@ export function journalHeaders(headers: Headers): Record<string, string> | undef
     if (++count > HEADER_COUNT_LIMIT) break
     kept ??= {}
     const key =
-      name.length > HEADER_NAME_LIMIT ? `${name.slice(0, HEADER_NAME_LIMIT)}…` : name
+      name.length > HEADER_NAME_LIMIT ? detachedCut(name, HEADER_NAME_LIMIT) : name
     kept[key] =
-      value.length > HEADER_VALUE_LIMIT ? `${value.slice(0, HEADER_VALUE_LIMIT)}…` : value
+      value.length > HEADER_VALUE_LIMIT ? detachedCut(value, HEADER_VALUE_LIMIT) : value
   }
   return kept
 }

@@ -315,7 +315,7 @@ describe('each code', () => {
     }
     send(early)
     for (let index = 0; index < 4; index++) {
-      wait(30_000)
+      wait(2_000)
       send({ ...early, ignoredRetryAfter: true })
     }
     const card = report()
@@ -325,7 +325,7 @@ describe('each code', () => {
       ['info', 'rate_limit_exceeded', 5],
     ])
     expect(card.findings[0]?.message).toMatch(
-      /The latest was sent 30\.0 s after a 429 whose Retry-After asked for 32 s \(2\.0 s early\)\./,
+      /The latest was sent 2\.0 s after a 429 whose Retry-After asked for 32 s \(30\.0 s early\)\./,
     )
   })
 
@@ -389,6 +389,107 @@ describe('each code', () => {
     expect(
       card.findings.find((f) => f.code === 'no_exponential_backoff')?.message,
     ).toMatch(/after dropped connections, waiting 1\.0 s, 1\.0 s, 1\.0 s, 1\.0 s/)
+  })
+
+  test('requests in flight when a failure was answered are no retries of it', () => {
+    const { send, report, wait } = client()
+    const dropped = { dropped: true as const, status: 0 }
+    // Promise.all of 4 lists, all dropped, three times with waits of 1, 2 and 4 s: each
+    // batch's other three were sent before the first drop was answered.
+    // All four had arrived when the first was answered: the world's latest id was the
+    // fourth's.
+    let id = 0
+    for (const ms of [1000, 2000, 4000]) {
+      const last = id + 4
+      for (let index = 0; index < 4; index++)
+        id = send(dropped, undefined, { issued: last })
+      wait(ms)
+    }
+    // 9 lists at once under a 429: the 429s of the batch did not ignore Retry-After.
+    const last = id + 9
+    send(tooMany, undefined, { issued: last })
+    for (let index = 1; index < 9; index++) {
+      send({ ...tooMany, ignoredRetryAfter: true }, undefined, { issued: last })
+    }
+    expect(problems(report())).toEqual([])
+  })
+
+  test('a wait counts from the answer, and only for the same request', () => {
+    const { send, report, wait } = client()
+    const slow = { status: 503, code: 'service_unavailable', durationMs: 2500 }
+    // Answers take 2.5 s; the client waits 0.3, 0.6, 1.2, 2.4 s after each answer.
+    send(slow)
+    for (const ms of [300, 600, 1200, 2400]) {
+      wait(2500 + ms)
+      send(slow)
+    }
+    wait(2500 + 4800)
+    send()
+    // Another request after a failure is no retry of it: a drop of a list, then a create.
+    send({ dropped: true, status: 0 })
+    send(create(), '{"name":"Rex","categoryId":1}')
+    send({ dropped: true, status: 0, path: '/v1/pets?limit=2' })
+    send({ dropped: true, status: 0, path: '/v1/pets?limit=3' })
+    send({ dropped: true, status: 0, path: '/v1/pets?limit=4' })
+    send({ dropped: true, status: 0, path: '/v1/pets?limit=5' })
+    expect(problems(report())).toEqual([])
+  })
+
+  test('a patient pace, or a clock set back, is no flat run', () => {
+    const { send, report, wait } = client()
+    const dropped = { dropped: true as const, status: 0 }
+    // A dashboard polling every 5 s through four drops in a row.
+    send(dropped)
+    for (let index = 0; index < 4; index++) {
+      wait(5000)
+      send(dropped)
+    }
+    wait(5000)
+    send()
+    // Growing waits, then the clock is set 3 s back: a new run, not a wait of -3 s.
+    send(dropped)
+    wait(1000)
+    send(dropped)
+    wait(2000)
+    send(dropped)
+    wait(-3000)
+    send()
+    expect(problems(report())).toEqual([])
+  })
+
+  test('blind_retry: a read your own handler answered counts; a failed read does not', () => {
+    const { send, report } = client()
+    const rex = '{"name":"Rex","categoryId":1}'
+    const bo = '{"name":"Bo","categoryId":1}'
+    const dropped = create({ dropped: true, status: 0 })
+    send(dropped, rex)
+    send({ override: true, status: 200, operation: undefined })
+    send(create(), rex)
+    send(dropped, bo)
+    send({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Invalid query: limit must be an integer.',
+    })
+    const blind = send(create(), bo)
+    expect(report().findings.find((f) => f.code === 'blind_retry')).toMatchObject({
+      count: 1,
+      requestIds: [blind],
+    })
+  })
+
+  test("a finding's numbers and library are its latest request's", () => {
+    const { send, report } = client()
+    const headers = new Headers({
+      'user-agent': 'got (https://github.com/sindresorhus/got)',
+    })
+    send(create({ dropped: true, status: 0 }), '{}', { headers })
+    send(create(), '{}', { headers })
+    send(create({ dropped: true, status: 0 }), '[]', { headers })
+    send(create(), '[]', { headers: new Headers({ 'user-agent': 'node' }) })
+    const finding = report().findings.find((f) => f.code === 'blind_retry')
+    expect(finding?.count).toBe(2)
+    expect(finding?.fix).not.toMatch(/With got/)
   })
 
   test('blind_retry: a dropped create sent again with no read in between', () => {

@@ -75,6 +75,12 @@ export interface ObserveContext {
   window?: string
   /** The request's headers: its `User-Agent` names the library a fix can speak of. */
   headers?: { get(name: string): string | null }
+  /**
+   * The last request id that had arrived at the world when this one was answered: a
+   * request with a higher id was sent after the client could know this answer. This
+   * request's own id when left out.
+   */
+  issued?: number
 }
 
 /** A journal entry as the card reads it: a dropped connection is marked so. */
@@ -93,7 +99,8 @@ export type ObservedEntry = Pick<
   | 'rateLimit'
   | 'override'
   | 'body'
-> & { dropped?: true }
+> &
+  Partial<Pick<JournalEntry, 'path' | 'durationMs'>> & { dropped?: true }
 
 /** Two identical creates of one key at most this far apart are a duplicate. */
 export const DUPLICATE_WINDOW_MS = 10_000
@@ -131,9 +138,15 @@ export class ReportCard {
   /** Notes one journalled /v1 request. */
   observe(entry: ObservedEntry, context: ObserveContext): void {
     this.#requests++
-    // Your own handlers answered it: their answers are yours, not the client's doing.
-    if (entry.override) return
     const key = entry.key
+    // Your own handlers answered it: their answers are yours, not the client's doing.
+    // A GET they answered still showed the client what exists (see blind_retry).
+    if (entry.override) {
+      if (key !== undefined && entry.method === 'GET' && isSuccess(entry.status)) {
+        this.#read(key)
+      }
+      return
+    }
     if (entry.dropped) {
       this.#note('connection_dropped', 'info', '', entry.id)
       if (key !== undefined) this.#keyed(entry, key, context)
@@ -142,11 +155,13 @@ export class ReportCard {
     const { code, status } = entry
     const forced = forcedByScenario(entry, context.scenario)
 
-    if (entry.ignoredRetryAfter) {
+    // A request already in flight when the 429 was answered did not ignore it.
+    const window = key === undefined ? undefined : (context.window ?? key)
+    if (entry.ignoredRetryAfter && !(window && this.#runs?.inFlight(window, entry.id))) {
       const early =
-        key === undefined || this.#runs === undefined || context.clock.state().frozen
+        window === undefined || this.#runs === undefined || context.clock.state().frozen
           ? undefined
-          : this.#runs.early(context.window ?? key, Date.parse(entry.at))
+          : this.#runs.early(window, { id: entry.id, at: Date.parse(entry.at) })
       this.#note('retry_before_retry_after', 'error', '', entry.id, early, context)
     }
     if (code === 'api_key_temporarily_banned') {
@@ -219,24 +234,28 @@ export class ReportCard {
     const failure = failureOf(entry)
     const operation = entry.operation
     const creating = operation === 'createPet'
-    let state = key === this.#firstKey ? this.#first : this.#others?.get(key)
-    // A read (answered) shows the client what was created: a later create is no blind retry.
+    // A read that showed the client the pets (a 2xx, or getPet's 404): a later create
+    // is no blind retry.
     if (
-      state?.dropped &&
-      !entry.dropped &&
-      (operation === 'listPets' || operation === 'getPet')
+      (operation === 'listPets' || operation === 'getPet') &&
+      (isSuccess(entry.status) || (operation === 'getPet' && entry.status === 404))
     ) {
-      state.dropped = undefined
+      this.#read(key)
     }
+    const window = context.window ?? key
     // Most requests are neither a failure, nor a retry, nor a create: no time to read,
     // and no clock to ask (its state builds a date string).
-    if (failure === undefined && !creating && this.#runs === undefined) return
+    if (failure === undefined && !creating && !this.#runs?.has(window)) return
     const frozen = context.clock.state().frozen
     const at = Date.parse(entry.at)
     if (frozen) this.#runs?.clear()
-    else if (failure !== undefined || this.#runs !== undefined) {
-      const flat = (this.#runs ??= new RetryRuns()).step(context.window ?? key, {
+    else if (failure !== undefined || this.#runs?.has(window)) {
+      const flat = (this.#runs ??= new RetryRuns()).step(window, {
+        id: entry.id,
         at,
+        durationMs: entry.durationMs ?? 0,
+        request: `${entry.method} ${entry.path ?? ''}`,
+        issued: Math.max(context.issued ?? entry.id, entry.id),
         failure,
         retryAfter: entry.rateLimit?.retryAfter,
       })
@@ -245,6 +264,7 @@ export class ReportCard {
       }
     }
     if (!creating) return
+    let state = this.#state(key)
     if (!state) {
       state = { creates: undefined, dropped: undefined }
       if (this.#first === undefined) {
@@ -257,6 +277,16 @@ export class ReportCard {
       : hashText(entry.body ?? '')
     this.#blind(entry, state, { hash, length, at: frozen ? undefined : at }, context)
     if (!frozen && entry.status === 201) this.#created(entry, state, hash, length, at)
+  }
+
+  #state(key: string): KeyState | undefined {
+    return key === this.#firstKey ? this.#first : this.#others?.get(key)
+  }
+
+  /** The key read the pets: its dropped creates may be sent again without guessing. */
+  #read(key: string) {
+    const state = this.#state(key)
+    if (state?.dropped) state.dropped = undefined
   }
 
   /**
@@ -344,6 +374,10 @@ export class ReportCard {
       context && clientOf(context.headers?.get('user-agent'))
     ;(this.#tallies ??= new Tallies()).note(code, severity, group, id, detail, client)
   }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300
 }
 
 /** Where a body of hash and length is in a list of (hash, length, time) triples, or -1. */

@@ -2,13 +2,20 @@
 // request is a retry, whether its wait was asked for by a Retry-After, and whether waits
 // nobody asked for grow. Kept per rate-limit window (`limitWindow`: key, or key and the
 // scenario a header picked), as the Retry-After check is, so a run never reaches across
-// keys or scenario windows; a run ends with the first answer that invites no retry.
+// keys or scenario windows. A retry is the same request (method and target) sent again
+// after the failure was answered: requests already in flight then (a Promise.all) are no
+// reaction to it, and another request ends the run.
 
 /** What a retry follows: the failure its previous request in the window met. */
 export type FailureKind = '429' | '5xx' | 'drop'
 
 /** A retry from the third in a row whose wait is shorter than this times the one before is flat. */
 export const BACKOFF_GROWTH = 1.25
+/**
+ * A wait at least this long is never flat: a client that waits that long between tries
+ * does not hammer the service (a dashboard polling every 5 s keeps its pace through drops).
+ */
+export const PATIENT_WAIT_MS = 5000
 /** The unasked retry of a run from which flat waits are a finding. */
 export const BACKOFF_RETRIES = 3
 /**
@@ -23,8 +30,14 @@ const GAPS_KEPT = 5
 
 /** One run of retries in a window. */
 interface Run {
-  /** Sandbox time of the window's previous request (the failure). */
+  /** Sandbox time the window's previous request (the failure) was sent. */
   lastAt: number
+  /** Sandbox time it was answered (sent plus its duration): waits count from here. */
+  end: number
+  /** The last request id that had arrived when it was answered: later ids came after. */
+  issued: number
+  /** Its method and target: a retry sends the same. */
+  request: string
   /** What that request met. */
   kind: FailureKind
   /** Its Retry-After in seconds, or 0 when it named none. */
@@ -39,8 +52,16 @@ interface Run {
 
 /** A request as the runs read it. */
 export interface RetryStep {
-  /** Sandbox time in epoch ms. */
+  /** Its request id (ids grow in the order requests arrive). */
+  id: number
+  /** Sandbox time it was sent, in epoch ms. */
   at: number
+  /** How long it took to answer, in ms. */
+  durationMs: number
+  /** Its method and target ("GET /v1/pets?limit=1"). */
+  request: string
+  /** The last request id that had arrived by the time it was answered. */
+  issued: number
   /** The failure the request met, or undefined for an answer that invites no retry. */
   failure: FailureKind | undefined
   /** Retry-After (seconds) its answer named. */
@@ -68,12 +89,20 @@ export class RetryRuns {
    * How early a request came that the rate limiter marked as sent while a 429 still
    * asked to wait: "31.0 s after a 429 whose Retry-After asked for 32 s (1.0 s early)".
    */
-  early(window: string, at: number): string | undefined {
+  early(window: string, step: Pick<RetryStep, 'id' | 'at'>): string | undefined {
     const run = this.#runs.get(window)
-    if (!run || run.kind !== '429' || run.retryAfter === 0) return undefined
-    const waited = at - run.lastAt
+    if (!run || run.kind !== '429' || run.retryAfter === 0 || step.id <= run.issued) {
+      return undefined
+    }
+    const waited = Math.max(0, step.at - run.end)
     const early = run.retryAfter * 1000 - waited
     return `The latest was sent ${seconds(waited)} after a 429 whose Retry-After asked for ${run.retryAfter} s${early > 0 ? ` (${seconds(early)} early)` : ''}.`
+  }
+
+  /** Whether `id` was in flight when the window's latest failure was answered. */
+  inFlight(window: string, id: number): boolean {
+    const run = this.#runs.get(window)
+    return run !== undefined && id <= run.issued
   }
 
   /**
@@ -82,18 +111,35 @@ export class RetryRuns {
    */
   step(window: string, step: RetryStep): string | undefined {
     const runs = this.#runs
-    const run = runs.get(window)
+    let run = runs.get(window)
+    // Sent before the failure was answered: no reaction to it, whatever it met.
+    if (run && step.id <= run.issued) return undefined
+    // Another request, or a clock set back: not a retry of this run.
+    if (run && (step.request !== run.request || step.at < run.lastAt)) {
+      runs.delete(window)
+      run = undefined
+    }
     let flat: string | undefined
     if (run) {
-      const gap = step.at - run.lastAt
-      if (run.retryAfter > 0 && gap >= run.retryAfter * 1000 - RETRY_AFTER_SLACK_MS) {
+      // From the answer: a client's wait starts when it has the failure. Under fake
+      // timers the sandbox clock stands while real time runs: never below 0.
+      const gap = Math.max(0, step.at - run.end)
+      if (
+        run.retryAfter > 0 &&
+        gap > 0 &&
+        gap >= run.retryAfter * 1000 - RETRY_AFTER_SLACK_MS
+      ) {
         // The wait was asked for: it honours the API, whatever the waits before it.
         run.retries = 0
         run.lastGap = 0
         run.gaps.length = 0
       } else {
         run.retries++
-        if (run.retries >= BACKOFF_RETRIES && !grew(gap, run.lastGap)) {
+        if (
+          run.retries >= BACKOFF_RETRIES &&
+          gap < PATIENT_WAIT_MS &&
+          !grew(gap, run.lastGap)
+        ) {
           flat = describeRun(run, gap)
         }
         run.lastGap = gap
@@ -105,25 +151,29 @@ export class RetryRuns {
       if (run) runs.delete(window)
       return flat
     }
+    const failed = {
+      lastAt: step.at,
+      end: step.at + step.durationMs,
+      issued: step.issued,
+      request: step.request,
+      kind: step.failure,
+      retryAfter: step.retryAfter ?? 0,
+    }
     if (run) {
-      run.lastAt = step.at
-      run.kind = step.failure
-      run.retryAfter = step.retryAfter ?? 0
+      Object.assign(run, failed)
       // The latest failure ends the map's order: the oldest run is the first let go.
       runs.delete(window)
       runs.set(window, run)
     } else {
       if (runs.size >= RUNS_KEPT) runs.delete(runs.keys().next().value as string)
-      runs.set(window, {
-        lastAt: step.at,
-        kind: step.failure,
-        retryAfter: step.retryAfter ?? 0,
-        retries: 0,
-        lastGap: 0,
-        gaps: [],
-      })
+      runs.set(window, { ...failed, retries: 0, lastGap: 0, gaps: [] })
     }
     return flat
+  }
+
+  /** Whether a run is followed in `window`. */
+  has(window: string): boolean {
+    return this.#runs.has(window)
   }
 
   /** Lets every run go: the clock froze, so no wait can be measured across it. */

@@ -80,9 +80,10 @@ export class Tallies {
     tally.count++
     if (tally.ids.length >= REPORT_EXAMPLES) tally.ids.shift()
     tally.ids.push(id)
-    // Of the latest request: its numbers, and what to set in the library it named.
-    if (detail !== undefined) tally.detail = detail
-    if (client !== undefined) tally.client = client
+    // Of the latest request: its numbers, and what to set in the library it named
+    // (none, when it has none: older numbers would speak of another request).
+    tally.detail = detail
+    tally.client = client
   }
 
   /** The findings, errors first, then by code and group, each catch-all last of its code. */

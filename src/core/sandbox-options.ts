@@ -13,6 +13,7 @@ import {
 } from './limits.js'
 import type { SandboxOptions } from './sandbox-types.js'
 import { petSchema } from './schemas.js'
+import { LATEST_MS } from './sessions.js'
 import { STATE_FORMAT } from './store.js'
 import { closest } from './suggest.js'
 import { thousands } from './text.js'
@@ -52,6 +53,7 @@ const OPTION_NAMES = [
   'store',
   'maxSessions',
   'sessionTtlSeconds',
+  'idleNow',
   'maxPets',
   'maxTotalPets',
 ] as const
@@ -136,7 +138,7 @@ export function checkAdapterOptionNames(
  */
 function checkShape(options: unknown): void {
   checkOptionNames(options)
-  const { scenarios, baseUrl, store, clock, fixtures } = options as Record<
+  const { scenarios, baseUrl, store, clock, fixtures, idleNow } = options as Record<
     string,
     unknown
   >
@@ -175,10 +177,27 @@ function checkShape(options: unknown): void {
       )
     }
   }
+  if (idleNow != null) checkIdleNow(idleNow)
   if (fixtures != null && (typeof fixtures !== 'object' || Array.isArray(fixtures))) {
     throw refuse(
       `option fixtures must be an object ({ pets, categories, apiKeys }), got ${typeName(fixtures)}`,
       'Pass the fixtures themselves, or (from petstore-sandbox/node) the path of their folder or file.',
+    )
+  }
+}
+
+/** `idleNow` is a function that gives milliseconds (it is called once here to see). */
+function checkIdleNow(idleNow: unknown): void {
+  const fix =
+    'Pass a function returning milliseconds, as Date.now() does: idleNow: () => idle, moving idle past sessionTtlSeconds to expire sessions; or leave it out for real time.'
+  if (typeof idleNow !== 'function') {
+    throw refuse(`option idleNow must be a function, got ${typeName(idleNow)}`, fix)
+  }
+  const now: unknown = idleNow()
+  if (typeof now !== 'number' || !Number.isFinite(now) || Math.abs(now) > LATEST_MS) {
+    throw refuse(
+      `option idleNow must return milliseconds (a number a Date can hold), it returned ${quoted(now, 60)}`,
+      fix,
     )
   }
 }

@@ -69,8 +69,26 @@ export interface SandboxOptions {
   store?: SandboxStore
   /** At most this many live sessions; the least recently used goes first. Default 1,000. */
   maxSessions?: number
-  /** A session idle this long (by the sandbox clock) expires. Default 3,600 s. */
+  /**
+   * A session idle this long expires (its pets, journal and scenario go; named again, it
+   * starts anew). Idle time is real time (`idleNow`), never a sandbox clock: moving a
+   * clock ends no session. Default 3,600 s.
+   * @see docs/sessions.md#expiry
+   */
   sessionTtlSeconds?: number
+  /**
+   * What sessions' idle time is read from: a function returning milliseconds, as
+   * `Date.now()` does (the default). A test that needs a session to expire gives its own
+   * and moves it past `sessionTtlSeconds`; `sandbox.endSession(id)` and
+   * `DELETE /__sandbox/sessions/{id}` end one at once. No sandbox clock moves it. It also
+   * dates the `createdAt` and `lastUsedAt` of `GET /__sandbox/sessions`.
+   * @example
+   * let idle = Date.now()
+   * const sandbox = createSandbox({ sessionTtlSeconds: 60, idleNow: () => idle })
+   * idle += 61_000 // every session idle since before now has expired
+   * @see docs/sessions.md#expiry
+   */
+  idleNow?: () => number
   /**
    * The most pets requests may create in one world (the default data, a scenario's own
    * data); one more is 507 `storage_full`. Default 100,000. Ids in fixtures and scenario

@@ -29,6 +29,7 @@ import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
   DEFAULT_SESSION_TTL_SECONDS,
+  idleTime,
   isSessionId,
   SessionRegistry,
 } from './sessions.js'
@@ -229,12 +230,18 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const main = new SandboxWorld(DEFAULT_SESSION, 0, shared, persistence)
   const sessions = new SessionRegistry<SandboxWorld>(
     (id, now) => new SandboxWorld(id, now, shared),
-    () => main.clock.now(),
+    // Real time (or the idleNow option), never a sandbox clock: moving the default
+    // session's clock must end nobody's session.
+    idleTime(options.idleNow),
     options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
   )
   const worldOf = (id: string): { world: SandboxWorld; created: boolean } => {
-    if (id === DEFAULT_SESSION) return { world: main, created: false }
+    if (id === DEFAULT_SESSION) {
+      // Expired sessions end at the next request, whichever session it names.
+      sessions.sweep()
+      return { world: main, created: false }
+    }
     const { session, created } = sessions.use(id)
     return { world: session, created }
   }

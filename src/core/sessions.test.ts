@@ -75,6 +75,41 @@ describe('SessionRegistry', () => {
     expect(made.size).toBe(1)
   })
 
+  it('ends expired sessions at any use, read or sweep, not only when one is made', () => {
+    const { made, disposed, advance } = registry(10, 1_000)
+    for (const id of ['a', 'b', 'c']) made.use(id)
+    advance(500)
+    made.use('d')
+    advance(600)
+    // a, b and c have expired: what they held goes at once, whatever is asked.
+    made.sweep()
+    expect(disposed).toEqual(['a', 'b', 'c'])
+    expect(made.size).toBe(1)
+    made.use('d')
+    advance(1_001)
+    expect(made.peek('x')).toBeUndefined()
+    expect(disposed).toEqual(['a', 'b', 'c', 'd'])
+    expect(made.size).toBe(0)
+    made.use('e')
+    advance(1_001)
+    made.use('f')
+    expect(disposed.at(-1)).toBe('e')
+    expect(made.size).toBe(1)
+  })
+
+  it('ends the expired sessions a list passes, where an idle time set back left them behind live ones', () => {
+    const { made, disposed, advance } = registry(10, 1_000)
+    advance(5_000)
+    made.use('a')
+    advance(-4_000)
+    made.use('b')
+    advance(2_500)
+    // a is live (last used 1,500 ago), b expired (2,500 ago) behind it.
+    expect(made.list().map((session) => session.id)).toEqual(['a'])
+    expect(disposed).toEqual(['b'])
+    expect(made.size).toBe(1)
+  })
+
   it('ends a live session only', () => {
     const { made, advance } = registry(10, 1_000)
     made.use('a')

@@ -95,8 +95,29 @@ interface Link<Session> {
 }
 
 /**
+ * The latest time a Date can hold (year 275760): an idle-time source's value past it (or
+ * not a number) is not used, so a session's `createdAt` and `lastUsedAt` stay dates.
+ */
+export const LATEST_MS = 8.64e15
+
+/**
+ * The time sessions idle by: `source` (the `idleNow` option, real time by default), never
+ * a sandbox clock, so moving a clock ends no session. A value that is no time (NaN, past
+ * what a Date holds) is not taken: time stands still until the source gives one again.
+ */
+export function idleTime(source: () => number = () => Date.now()): () => number {
+  let last = Date.now()
+  return () => {
+    const now = source()
+    if (typeof now === 'number' && Math.abs(now) <= LATEST_MS) last = now
+    return last
+  }
+}
+
+/**
  * The live sessions, least recently used first. At most `max` live; one idle for `ttlMs`
- * (by the sandbox clock) has expired, and is made anew when named again.
+ * (by `now`, the idle time of `idleTime`: real time, never a sandbox clock) has expired,
+ * and is made anew when named again.
  *
  * The order is a doubly linked list beside the Map, so a use moves its session to the end
  * with four pointer writes. Moving it with `Map#delete` and `Map#set`, which keep insertion
@@ -120,6 +141,7 @@ export class SessionRegistry<Session extends SessionEntry> {
   /** The session, made (anew, when it had expired) if needed. */
   use(id: string): { session: Session; created: boolean } {
     const now = this.now()
+    this.#sweep(now)
     const link = this.#links.get(id)
     if (link && !this.#expired(link.session, now)) {
       if (link !== this.#tail) {
@@ -130,7 +152,7 @@ export class SessionRegistry<Session extends SessionEntry> {
       return { session: link.session, created: false }
     }
     if (link) this.#drop(link)
-    this.#evict(now)
+    this.#evict()
     const session = this.create(id, now)
     const added: Link<Session> = { session, prev: undefined, next: undefined }
     this.#links.set(id, added)
@@ -140,8 +162,19 @@ export class SessionRegistry<Session extends SessionEntry> {
 
   /** The live session, without making or touching it. */
   peek(id: string): Session | undefined {
+    const now = this.now()
+    this.#sweep(now)
     const session = this.#links.get(id)?.session
-    return session && !this.#expired(session, this.now()) ? session : undefined
+    return session && !this.#expired(session, now) ? session : undefined
+  }
+
+  /**
+   * Ends the sessions that have expired, giving back what they held: every use, read
+   * and list of the registry does it, and the sandbox at each request of the default
+   * session, so an expired session is not kept until the next one is made.
+   */
+  sweep(): void {
+    this.#sweep(this.now())
   }
 
   /**
@@ -153,18 +186,23 @@ export class SessionRegistry<Session extends SessionEntry> {
   }
 
   delete(id: string): boolean {
+    const now = this.now()
+    this.#sweep(now)
     const link = this.#links.get(id)
-    if (!link || this.#expired(link.session, this.now())) return false
+    if (!link || this.#expired(link.session, now)) return false
     this.#drop(link)
     return true
   }
 
-  /** The live sessions, least recently used first. */
+  /** The live sessions, least recently used first; the expired ones it passes end. */
   list(): Session[] {
     const now = this.now()
     const live: Session[] = []
-    for (let link = this.#head; link; link = link.next) {
-      if (!this.#expired(link.session, now)) live.push(link.session)
+    for (let link = this.#head; link;) {
+      const next = link.next
+      if (this.#expired(link.session, now)) this.#drop(link)
+      else live.push(link.session)
+      link = next
     }
     return live
   }
@@ -177,14 +215,17 @@ export class SessionRegistry<Session extends SessionEntry> {
     return now - session.lastUsedAt > this.ttlMs
   }
 
-  /** Drops expired sessions (they lead the order), then the least recently used while full. */
-  #evict(now: number) {
-    while (
-      this.#head &&
-      (this.#links.size >= this.max || this.#expired(this.#head.session, now))
-    ) {
-      this.#drop(this.#head)
-    }
+  /** Drops the least recently used while full (`use` dropped the expired ones first). */
+  #evict() {
+    while (this.#head && this.#links.size >= this.max) this.#drop(this.#head)
+  }
+
+  /**
+   * Drops the expired sessions that lead the order. One that an idle time set back left
+   * behind a live one goes at the next `list()`, which looks at every session.
+   */
+  #sweep(now: number) {
+    while (this.#head && this.#expired(this.#head.session, now)) this.#drop(this.#head)
   }
 
   #append(link: Link<Session>) {

@@ -72,6 +72,12 @@ export interface Shared {
  */
 export class SandboxWorld implements SessionEntry, World {
   lastUsedAt: number
+  /**
+   * The id of the latest /v1 request that reached this world: one with a higher id was
+   * sent after every answer recorded so far (the report card tells retries from requests
+   * already in flight by it).
+   */
+  lastArrived = 0
   readonly clock: Clock
   readonly limiter = new RateLimiter()
   /** Its /v1 requests that reached the drop point since start or reset (docs/faults.md). */
@@ -152,6 +158,7 @@ export class SandboxWorld implements SessionEntry, World {
       body,
       window,
       headers: request?.headers,
+      issued: this.lastArrived,
     })
   }
 

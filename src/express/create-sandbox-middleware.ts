@@ -28,7 +28,7 @@ import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
 import { portOf } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
-import { readBody } from './read-body.js'
+import { discardBody, drainLimitOf, readBody } from './read-body.js'
 import { TransferBudget } from './transfer-budget.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
@@ -218,7 +218,10 @@ export function buildSandboxMiddleware(
         const declared = Number(req.headers['content-length'])
         const expected = declared >= 0 && declared <= taken ? declared : taken
         if (!budget.take(expected)) {
-          res.setHeader('connection', 'close')
+          // The body is discarded as it comes (nothing held), then the 503 goes out:
+          // answered at once and closed, a client still uploading got EPIPE instead.
+          if (!(await discardBody(req, drainLimitOf(taken))))
+            res.setHeader('connection', 'close')
           const refused = port.refuse(
             toFetchRequest(req, url),
             budget.busy('body'),

@@ -18,6 +18,48 @@ export const COPY_AS_READ = 1024 * 1024
 const DRAIN_FACTOR = 16
 const MIN_DRAIN = 1024 * 1024
 
+/** How far past `limit` a body is still read (and discarded) rather than cut off. */
+export function drainLimitOf(limit: number): number {
+  return Math.max(limit * DRAIN_FACTOR, MIN_DRAIN)
+}
+
+/**
+ * Reads and discards a body the server refuses without reading it (nothing of it is
+ * kept), before the answer goes out, as the 413 of {@link readBody} does: a connection
+ * closed under an upload gives the client EPIPE or a reset instead of the answer, and
+ * an answer written first stalls Node's own client, which stops waiting for `drain`
+ * once a whole answer came. Resolves true once the body is in; false when it is (or is
+ * declared) past `drainLimit` bytes or the client went: answer and hang up then.
+ */
+export function discardBody(
+  request: IncomingMessage,
+  drainLimit: number,
+): Promise<boolean> {
+  const declared = Number(request.headers['content-length'])
+  if (declared > drainLimit) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    let size = 0
+    const settle = (drained: boolean) => {
+      request.off('data', onData)
+      request.off('end', onEnd)
+      request.off('error', onGone)
+      request.off('close', onGone)
+      if (!drained) request.pause()
+      resolve(drained)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > drainLimit) settle(false)
+    }
+    const onEnd = () => settle(true)
+    const onGone = () => settle(false)
+    request.on('data', onData)
+    request.on('end', onEnd)
+    request.on('error', onGone)
+    request.on('close', onGone)
+  })
+}
+
 /**
  * Reads a request body into one Buffer, at most `limit` bytes. A larger body is drained
  * (up to a bound) before the 413 goes out, because a client that is still uploading
@@ -27,7 +69,7 @@ export function readBody(
   request: IncomingMessage,
   limit: number,
 ): Promise<Buffer | TooLarge> {
-  const drainLimit = Math.max(limit * DRAIN_FACTOR, MIN_DRAIN)
+  const drainLimit = drainLimitOf(limit)
   const declared = Number(request.headers['content-length'])
   if (declared > drainLimit) return Promise.resolve({ tooLarge: true, close: true })
   return new Promise((resolve, reject) => {

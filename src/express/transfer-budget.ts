@@ -11,8 +11,10 @@ export const MAX_LARGE_IN_FLIGHT_BYTES = 64 * 1024 * 1024
  * (session exports, HAR) that one server holds at once: a client that uploads slowly or
  * stops reading holds its bytes until the transport's timeouts end it, so without a
  * budget many connections would hold gigabytes. A transfer that does not fit now is
- * refused with 503 `service_unavailable` and `Retry-After`; one larger than the whole
- * budget passes when it is the only one. `/v1` answers (at most 100 pets) are never large.
+ * refused with 503 `service_unavailable` and `Retry-After` (a body is read and
+ * discarded first, `discardBody`, so a client still sending it reads the 503); one
+ * larger than the whole budget passes when it is the only one. `/v1` answers (at most
+ * 100 pets) are never large.
  */
 export class TransferBudget {
   #used = 0

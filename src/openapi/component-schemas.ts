@@ -163,8 +163,13 @@ export const journalSchema = z.object({
 /** A live session (`GET /__sandbox/sessions`). */
 export const sessionInfoSchema = z.object({
   id: z.string().meta({ examples: ['worker-1'] }),
-  createdAt: dateTime,
-  lastUsedAt: dateTime,
+  createdAt: dateTime.meta({
+    description: 'Real time, never a sandbox clock (sessions idle in real time).',
+  }),
+  lastUsedAt: dateTime.meta({
+    description:
+      'Real time, never a sandbox clock: the session expires once idle past the TTL from here.',
+  }),
   pets: count.meta({ description: 'How many pets the session sees.' }),
 })
 

@@ -9,6 +9,7 @@ import {
   runCli,
   startServer,
 } from './cli-process.js'
+import { rawRequest } from '../hostile/raw-http.js'
 
 afterEach(killAll)
 afterAll(removeCliBuild)
@@ -139,6 +140,20 @@ test('--seed and --count shape the data; the control endpoints are served', asyn
     count: number
   }
   expect(state).toMatchObject({ seed: 7, count: 5 })
+})
+
+test('TRACE without a key is 405 with Allow, before authentication (it was 401)', async () => {
+  const { origin } = await startServer()
+  const port = Number(new URL(origin).port)
+  const reply = await rawRequest(port, [
+    `TRACE /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+  ])
+  expect(reply.status, reply.body).toBe(405)
+  expect(reply.headers.allow).toBe('GET, HEAD, POST')
+  expect(JSON.parse(reply.body)).toMatchObject({
+    code: 'method_not_allowed',
+    status: 405,
+  })
 })
 
 test('--latency delays every /v1 response', async () => {

@@ -22,6 +22,7 @@ export function defineSessionsSuite(
   start: (options: {
     maxSessions: number
     clock: { now: string; frozen: boolean }
+    idleNow: () => number
   }) => Promise<ContractTarget>,
 ) {
   describe(`sessions (${runtime})`, () => {
@@ -46,9 +47,16 @@ export function defineSessionsSuite(
         .map((pet) => pet.name)
         .filter((name) => ['Rex', 'Ada', 'Bo'].includes(name))
 
+    /** The time sessions idle by (the idleNow option): moved to expire them. */
+    let idle = Date.parse(T0)
+
     beforeAll(async () => {
       // Every session's clock starts frozen at T0, as the default one does.
-      target = await start({ maxSessions: 3, clock: { now: T0, frozen: true } })
+      target = await start({
+        maxSessions: 3,
+        clock: { now: T0, frozen: true },
+        idleNow: () => idle,
+      })
     })
     afterAll(() => target.close())
     beforeEach(async () => {
@@ -56,6 +64,7 @@ export function defineSessionsSuite(
         await call('DELETE', `/__sandbox/sessions/${id}`)
       await call('POST', '/__sandbox/reset')
       await call('POST', '/__sandbox/clock', { json: { now: T0, freeze: true } })
+      idle = Date.parse(T0)
     })
 
     test("parallel workers: one worker's reset and creates never reach another's pets", async () => {
@@ -236,6 +245,7 @@ export function defineSessionsSuite(
       expect(listed.map((session: { id: string }) => session.id).sort()).toEqual(
         ['empty', generated.body.id, 'worker-1'].sort(),
       )
+      // Dated by the time sessions idle by (here the suite's idleNow, at T0).
       expect(listed[0]).toEqual({
         id: expect.any(String),
         createdAt: T0,
@@ -253,7 +263,7 @@ export function defineSessionsSuite(
       expect(main.body.message).toMatch(/POST \/__sandbox\/reset/)
     })
 
-    test('bounded: idle sessions expire by the sandbox clock, and the least recently used goes first', async () => {
+    test('bounded: idle sessions expire, and the least recently used goes first', async () => {
       await create('Rex', { session: 's1' })
       await create('Ada', { session: 's2' })
       await create('Bo', { session: 's3' })
@@ -268,11 +278,44 @@ export function defineSessionsSuite(
       expect(back.headers.get('x-sandbox-session-created')).toBe('true')
       expect(back.body.map((pet: { name: string }) => pet.name)).not.toContain('Ada')
 
-      // An hour and a second later (the default TTL), s1 has expired.
-      await call('POST', '/__sandbox/clock', { json: { advanceSeconds: 3601 } })
+      // An hour and a second idle (the default TTL), s1 has expired.
+      idle += 3_601_000
       const expired = await call('GET', '/v1/pets?limit=100', { session: 's1' })
       expect(expired.headers.get('x-sandbox-session-created')).toBe('true')
       expect(await names({ session: 's1' })).toEqual([])
+    })
+
+    test("moving the default session's clock, or a session's own, ends no session (issue 36)", async () => {
+      await create('Rex', { session: 'kept' })
+      await call('GET', '/v1/pets/1', { session: 'kept' })
+      await call('GET', '/v1/pets?limit=1', { session: 'other' })
+      const journalOf = async (session: string) =>
+        (await call('GET', '/__sandbox/requests', { session })).body.requests.map(
+          (entry: { method: string; path: string }) => `${entry.method} ${entry.path}`,
+        )
+      const before = await journalOf('kept')
+      // Newest first.
+      expect(before).toEqual(['GET /v1/pets/1', 'POST /v1/pets'])
+      for (const json of [
+        { advanceSeconds: 3601 },
+        { now: '9999-12-31T23:59:59.999Z' },
+        { advanceSeconds: -999_999_999 },
+      ]) {
+        // Without a session: the default one's clock, which every session once expired by.
+        expect((await call('POST', '/__sandbox/clock', { json })).status).toBe(200)
+        expect(
+          (await call('POST', '/__sandbox/clock', { session: 'other', json })).status,
+        ).toBe(200)
+        const used = await call('GET', '/v1/pets?limit=100', { session: 'kept' })
+        expect(used.status).toBe(200)
+        expect(used.headers.get('x-sandbox-session-created')).toBeNull()
+        expect(await names({ session: 'kept' })).toEqual(['Rex'])
+      }
+      expect((await journalOf('kept')).slice(-2)).toEqual(before)
+      const ids = (await call('GET', '/__sandbox/sessions')).body.sessions.map(
+        (session: { id: string }) => session.id,
+      )
+      expect(ids.sort()).toEqual(['kept', 'other'])
     })
   })
 }

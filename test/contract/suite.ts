@@ -400,6 +400,28 @@ export function defineContractSuite(
           'GET, HEAD, POST',
         )
       })
+
+      test('a method the path does not take is 405 with Allow before authentication (TRACE was 401 without a key)', async () => {
+        // TRACE itself no Fetch client sends (the standalone server's tests send it raw);
+        // PROPFIND, PUT and DELETE are the same case through fetch, in every runtime.
+        for (const key of [null, 'not-a-key', 'sandbox-expired-key']) {
+          for (const [method, path, allow] of [
+            ['PROPFIND', '/v1/pets', 'GET, HEAD, POST'],
+            ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+            ['DELETE', '/v1/pets/1', 'GET, HEAD'],
+          ] as const) {
+            const reply = await call(method, path, { key })
+            expect(reply.status, `${method} ${path} with ${key}`).toBe(405)
+            expect(reply.body.code).toBe('method_not_allowed')
+            expect(reply.headers.get('allow')).toBe(allow)
+          }
+        }
+        // A valid key's request still counts, as every /v1 request with one does.
+        const before = rate(await call('GET', '/v1/pets?limit=1')).remaining
+        expect(rate(await call('DELETE', '/v1/pets/1')).remaining).toBe(before - 1)
+        // An unknown path is still 401 first: only a path that exists knows its methods.
+        expect((await call('PROPFIND', '/v1/animals', { key: null })).status).toBe(401)
+      })
     })
 
     describe('authentication', () => {

@@ -189,6 +189,15 @@ test('in a user app too, TRACE is 405 and another host named in the request line
   const trace = await send('TRACE /mock/v1/pets')
   expect(trace.status).toBe(405)
   expect(trace.headers.allow).toBe('GET, HEAD, POST')
+  // Without a key too: the method is refused before authentication (it was 401).
+  for (const prefix of ['/mock', '/fast']) {
+    const keyless = await rawSocket(port, [
+      `TRACE ${prefix}/v1/pets/1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    ])
+    expect(keyless.status, prefix).toBe(405)
+    expect(keyless.headers.allow, prefix).toBe('GET, HEAD')
+    expect(keyless.headers['x-ratelimit-limit'], prefix).toMatch(/^\d+$/)
+  }
   for (const prefix of ['/mock', '/fast']) {
     const other = await send(`GET http://evil.example${prefix}/v1/pets`)
     expect(other.status, prefix).toBe(400)

@@ -184,6 +184,18 @@ describe('odd request lines are answered, never a 500 (CONTRACT "Odd requests")'
     expect(errors).toEqual([])
   })
 
+  test('TRACE without a key, or with one that is not valid, is 405 too: the method is refused before authentication', async () => {
+    for (const authorization of ['', 'Authorization: Bearer not-a-key\r\n']) {
+      const reply = await rawRequest(odd.port, [
+        `TRACE /v1/pets HTTP/1.1\r\nHost: 127.0.0.1:${odd.port}\r\n${authorization}Connection: close\r\n\r\n`,
+      ])
+      expect(reply.status, reply.body).toBe(405)
+      expect(errorOf(reply).code).toBe('method_not_allowed')
+      expect(reply.headers.allow).toBe('GET, HEAD, POST')
+    }
+    expect(errors).toEqual([])
+  })
+
   test('TRACE is journalled as TRACE', async () => {
     await line('TRACE /v1/pets?limit=1')
     const journal = await fetch(`${odd.origin}/__sandbox/requests?limit=1`)

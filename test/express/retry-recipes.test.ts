@@ -175,7 +175,8 @@ const NAIVE: Record<Library, Record<RunName, string[]>> = {
       'api_key_banned',
       'no_exponential_backoff',
     ],
-    'rate-limited': ['retry_before_retry_after', 'no_exponential_backoff'],
+    // Waits of 10 s are patient: not hammering, so not no_exponential_backoff.
+    'rate-limited': ['retry_before_retry_after'],
     'flaky-network': ['blind_retry'],
   },
   // calculateDelay answers 1 s: after 429s and after drops alike, every second.

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox } from 'petstore-sandbox/express'
@@ -90,12 +91,33 @@ describe('a server whose large transfers fill the budget answers 503 until there
     expect(othersInFlight()).toBe(true)
     const busy = await post()
     expect(busy.status).toBe(503)
-    expect(busy.headers.get('connection')).toBe('close')
+    // The body is discarded as it comes, and the connection kept for the next request.
+    expect(busy.headers.get('connection')).toBe('keep-alive')
     expect((await busy.json()).message).toMatch(/large request bodies in flight/)
     expect(sandbox.sessions()).toEqual([])
     budget.give(8192)
     expect((await post()).status).toBe(201)
     expect(budget.used).toBe(0)
+  })
+
+  test('a client still sending a large body reads the 503, not EPIPE', async () => {
+    expect(othersInFlight()).toBe(true)
+    try {
+      const { port } = new URL(origin)
+      // 8 MiB, written as a slow client would while the server has answered already.
+      const answer = await sendLarge(Number(port), 8 * 1024 * 1024)
+      expect(answer.error).toBeUndefined()
+      expect(answer.status).toBe(503)
+      expect(answer.headers['retry-after']).toBe('1')
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'service_unavailable',
+        status: 503,
+      })
+      // Nothing of it was held: the budget is the others' alone.
+      expect(budget.used).toBe(8192)
+    } finally {
+      budget.give(8192)
+    }
   })
 
   test('/v1 answers and small bodies never wait', async () => {
@@ -112,3 +134,71 @@ describe('a server whose large transfers fill the budget answers 503 until there
     budget.give(8192)
   })
 })
+
+/**
+ * POSTs `size` bytes to `/__sandbox/sessions` with node:http, in 64 KiB writes that wait
+ * for the socket to drain, as a client uploading a large import does; the answer, and
+ * the error the request got, if any (EPIPE, ECONNRESET).
+ */
+function sendLarge(
+  port: number,
+  size: number,
+): Promise<{
+  status?: number
+  headers: IncomingHttpHeaders
+  body: string
+  error?: string
+}> {
+  return new Promise((resolve) => {
+    let error: string | undefined
+    let response: { status?: number; headers: IncomingHttpHeaders; body: string } = {
+      headers: {},
+      body: '',
+    }
+    let done = 0
+    const finish = () => {
+      if (++done === 2) resolve({ ...response, ...(error ? { error } : {}) })
+    }
+    const request = httpRequest(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/__sandbox/sessions',
+        headers: { 'content-type': 'application/json', 'content-length': size },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          response = {
+            status: res.statusCode,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }
+          finish()
+        })
+        res.on('error', (failure) => {
+          error ??= (failure as NodeJS.ErrnoException).code ?? failure.message
+          finish()
+        })
+      },
+    )
+    request.on('error', (failure) => {
+      error ??= (failure as NodeJS.ErrnoException).code ?? failure.message
+      // No answer will come: count it as done.
+      if (response.status === undefined) finish()
+      finish()
+    })
+    const chunk = Buffer.alloc(64 * 1024, 0x20)
+    let sent = 0
+    const write = () => {
+      while (sent < size) {
+        sent += chunk.length
+        if (!request.write(chunk)) return void request.once('drain', write)
+      }
+      request.end(finish)
+    }
+    write()
+  })
+}

@@ -1,14 +1,12 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { afterAll, expect, test } from 'vitest'
+import { bundleExpressEntry, ROOT } from './express-bundle.js'
 
 // The short form of `npm run soak` (bench/soak.js): 15 s of mixed traffic against the
 // current source, memory sampled after full collections. See bench/soak.js for the
 // traffic and for how created pets are taken out of the memory figures.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const SECONDS = 15
 const folder = join(
   ROOT,
@@ -32,19 +30,8 @@ interface SoakModule {
 }
 
 test(`${SECONDS} s of mixed traffic: memory stays flat, no 5xx, no connection errors`, async () => {
-  // The soak server imports the Express entry; bundle it from src, as the CLI tests do,
-  // so the test never runs a stale dist/.
-  mkdirSync(folder, { recursive: true })
-  const entry = join(folder, 'express.mjs')
-  await build({
-    entryPoints: [join(ROOT, 'src/express/index.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'error',
-  })
+  // The soak server imports the Express entry, bundled from src.
+  const entry = await bundleExpressEntry(folder)
   const soak = join(ROOT, 'bench', 'soak.js')
   const { runSoak } = (await import(soak)) as SoakModule
   const result = await runSoak({ seconds: SECONDS, entry })

@@ -24,6 +24,37 @@ test('a misspelt option is refused with the name it meant, in every entry', () =
     /Did you mean controlToken\?/,
   )
   expect(() => createSandboxApp({ bodyLimit: 1024, controlToken: 'abc' })).not.toThrow()
+  expect(refused(() => createSandbox({ idelNow: () => 0 } as never))).toMatch(
+    /"idelNow" is not an option of the sandbox\. Did you mean idleNow\?/,
+  )
+})
+
+test('idleNow is a function returning milliseconds, in every entry', () => {
+  const fix =
+    'Pass a function returning milliseconds, as Date.now() does: idleNow: () => idle, moving idle past sessionTtlSeconds to expire sessions; or leave it out for real time.'
+  const cases: Array<[unknown, string]> = [
+    [3_600, 'option idleNow must be a function, got number 3600'],
+    ['Date.now', 'option idleNow must be a function, got the string "Date.now"'],
+    [
+      () => '12:00',
+      'option idleNow must return milliseconds (a number a Date can hold), it returned "12:00"',
+    ],
+    [() => Number.NaN, 'it returned NaN'],
+    [() => 1e300, 'it returned 1e+300'],
+  ]
+  for (const [idleNow, message] of cases) {
+    for (const create of [
+      () => createSandbox({ idleNow } as never),
+      () => setupSandboxServer({ idleNow } as never),
+      () => createSandboxApp({ idleNow } as never),
+      () => createSandboxMiddleware({ idleNow } as never),
+    ]) {
+      const text = refused(create)
+      expect(text, String(idleNow)).toContain(message)
+      expect(text).toContain(fix)
+    }
+  }
+  expect(() => createSandbox({ idleNow: () => Date.now() })).not.toThrow()
 })
 
 test('options of the wrong kind name the option and what it takes', () => {

@@ -479,6 +479,59 @@ test("sessions' created pets count towards maxTotalPets, and an ended session gi
   expect((await create('c'))?.status).toBe(201)
 })
 
+test("sessions idle in real time: moving the sandbox's clock ends none; idleNow is how a test expires one", async () => {
+  const create = (sandbox: Served, session: string) =>
+    getResponse(
+      sandbox.handlers,
+      new Request('https://x.test/v1/pets', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer sandbox-free-key.${session}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      }),
+    )
+  // No idleNow: real time, as a shared server runs.
+  const shared = createSandbox({ seed: 42, count: 2 })
+  expect((await create(shared, 'alice'))?.status).toBe(201)
+  shared.clock.advance(3_601_000)
+  shared.clock.set('9999-12-31T23:59:59.999Z')
+  shared.session('bob').clock.set('9999-12-31T23:59:59.999Z')
+  expect(shared.sessions().map((session) => session.id)).toEqual(['alice', 'bob'])
+  const alice = shared.session('alice')
+  expect(alice.db.pets.findMany().map((pet) => pet.name)).toContain('Rex')
+  expect(alice.journal.recent().map((entry) => entry.status)).toEqual([201])
+
+  // Its own idle time: moved past sessionTtlSeconds, the session has expired.
+  let idle = Date.parse('2027-01-01T00:00:00Z')
+  const tested = createSandbox({
+    seed: 42,
+    count: 2,
+    sessionTtlSeconds: 60,
+    idleNow: () => idle,
+  })
+  await create(tested, 'carol')
+  expect(tested.sessions()).toEqual([
+    {
+      id: 'carol',
+      createdAt: '2027-01-01T00:00:00.000Z',
+      lastUsedAt: '2027-01-01T00:00:00.000Z',
+      pets: 3,
+    },
+  ])
+  idle += 60_000
+  expect(tested.sessions()).toHaveLength(1)
+  idle += 1
+  expect(tested.sessions()).toEqual([])
+  // A value that is no time is not taken: time stands still, nothing expires or throws.
+  await create(tested, 'dan')
+  idle = Number.NaN
+  expect(tested.sessions().map((session) => session.lastUsedAt)).toEqual([
+    '2027-01-01T00:01:00.001Z',
+  ])
+})
+
 test('a session defines a scenario in code, as PUT /__sandbox/scenarios/{name} does', async () => {
   const sandbox = createSandbox({ seed: 42 })
   const alice = sandbox.session('alice')

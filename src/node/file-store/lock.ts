@@ -257,13 +257,17 @@ function readLock(path: string): { raw: string; owner?: LockOwner } | undefined 
   return { raw }
 }
 
-/** Creates `path` (it must not exist) holding `content`; removes it if the write fails. */
+/**
+ * Creates `path` (it must not exist, mode 0600) holding `content`; removes it if the
+ * write fails.
+ */
 function writeNew(path: string, content: string) {
   const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
   const fd = openSync(
     path,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
-    0o644,
+    // Its owner's only, as the state file beside it (its token tells this lock apart).
+    0o600,
   )
   try {
     const data = Buffer.from(content)

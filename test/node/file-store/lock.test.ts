@@ -5,6 +5,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
@@ -69,6 +70,19 @@ describe('in one process', () => {
     lock.release()
     lock.release()
     expect(readdirSync(folder)).toEqual([])
+  })
+
+  test('the lock file is readable by its owner only (0600, as the state file), taken or taken over', () => {
+    // Windows has no such modes: there it only takes and releases.
+    const mode = () =>
+      process.platform === 'win32' ? 0o600 : statSync(lockPathOf(file)).mode & 0o777
+    const lock = acquireFileLock(file)
+    expect(mode()).toBe(0o600)
+    lock.release()
+    lockOf({ pid: deadPid() })
+    const taken = acquireFileLock(file)
+    expect(mode()).toBe(0o600)
+    taken.release()
   })
 
   test('a second lock on the same file in this process is refused', () => {
