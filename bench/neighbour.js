@@ -185,7 +185,7 @@ export async function measureNeighbour(root, log) {
       const ms = performance.now() - started
       await sleep(100)
       const waits = await ask(watcher, 'bystander')
-      const { maxMs: blockMs } = await ask(server, 'neighbour')
+      const { maxMs: blockMs, gcMs } = await ask(server, 'neighbour')
       const statuses = [outcome]
         .flat()
         .map((answer) => answer?.status)
@@ -195,13 +195,14 @@ export async function measureNeighbour(root, log) {
         ms: Math.round(ms),
         statuses: [...new Set(statuses)],
         blockMs: Math.round(blockMs),
+        gcMs: Math.round(gcMs),
         p99Ms: Math.round(percentile(waits, 0.99)),
         maxWaitMs: Math.round(Math.max(...waits)),
         requests: waits.length,
       }
       rows.push(row)
       log(
-        `  ${name.padEnd(58)} ${String(row.ms).padStart(6)} ms ${row.statuses.join(',').padEnd(8)} block ${String(row.blockMs).padStart(4)} ms, bystander p99 ${row.p99Ms} ms, max ${row.maxWaitMs} ms (${row.requests})`,
+        `  ${name.padEnd(58)} ${String(row.ms).padStart(6)} ms ${row.statuses.join(',').padEnd(8)} block ${String(row.blockMs).padStart(4)} ms (GC ${row.gcMs}), bystander p99 ${row.p99Ms} ms, max ${row.maxWaitMs} ms (${row.requests})`,
       )
     }
     if (!server.alive) throw new Error(`the server died: ${server.stderr}`)
@@ -241,12 +242,12 @@ export function renderNeighbour(results) {
     'The built CLI; a bystander polls GET /v1/pets every 50 ms while one operation runs.',
     `Targets: longest event-loop block <= ${NEIGHBOUR_TARGETS.blockMs} ms, bystander p99 <= ${NEIGHBOUR_TARGETS.p99Ms} ms.`,
     '',
-    '| operation | took | answers | longest block | bystander p99 | bystander max |',
-    '| --- | ---: | --- | ---: | ---: | ---: |',
+    '| operation | took | answers | longest block | longest GC pause | bystander p99 | bystander max |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: |',
   ]
   for (const row of results.neighbour.rows) {
     lines.push(
-      `| ${row.name} | ${row.ms} ms | ${row.statuses.join(', ') || '-'} | ${row.blockMs} ms | ${row.p99Ms} ms | ${row.maxWaitMs} ms |`,
+      `| ${row.name} | ${row.ms} ms | ${row.statuses.join(', ') || '-'} | ${row.blockMs} ms | ${row.gcMs} ms | ${row.p99Ms} ms | ${row.maxWaitMs} ms |`,
     )
   }
   return `${lines.join('\n')}\n`
