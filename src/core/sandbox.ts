@@ -1,7 +1,7 @@
 import { createKeyIndex } from './auth.js'
 import { parseBaseUrls } from './base-url.js'
 import { SandboxError } from './errors.js'
-import { resolveFixtures, type Plan } from './fixtures.js'
+import { resolveFixtures, type PetFixture, type Plan } from './fixtures.js'
 import { createSandboxHandlers } from './handlers.js'
 import type { JournalEntry } from './journal.js'
 import { JournalBudget } from './journal-budget.js'
@@ -23,7 +23,8 @@ import { registerPort } from './sandbox-port.js'
 import type { Sandbox, SandboxOptions, SandboxState, World } from './sandbox-types.js'
 import { ScenarioRegistry } from './scenario-registry.js'
 import { BUILT_IN_SCENARIOS, parseScenario, type Scenario } from './scenarios.js'
-import { generatePets } from './seed.js'
+import { generatePetsSteps } from './seed.js'
+import type { Steps } from './slices.js'
 import { createSessionCarrying } from './session-carry.js'
 import {
   DEFAULT_MAX_SESSIONS,
@@ -116,11 +117,16 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
   const seeds = new Map<string, Seed | Promise<Seed>>()
   /** Those of scenarios a session defined at run time: theirs alone, gone with them. */
   const definedSeeds = new WeakMap<Scenario, Seed | Promise<Seed>>()
-  const petsOf = (data: Scenario['data']) =>
-    data
-      ? (data.pets ??
-        generatePets(data.seed ?? seed, data.count ?? count, fixtures.categories))
-      : (fixtures.pets ?? generatePets(seed, count, fixtures.categories))
+  /** The steps that make the pets of a data scenario (or of the sandbox's own data). */
+  function* petsOf(data: Scenario['data']): Steps<PetFixture[]> {
+    const given = data ? data.pets : fixtures.pets
+    if (given) return given
+    return yield* generatePetsSteps(
+      data?.seed ?? seed,
+      (data ? data.count : undefined) ?? count,
+      fixtures.categories,
+    )
+  }
   /** The seed kept under `key`, made once; the built one replaces the promise unless dropped meanwhile (a reload). */
   const seedIn = <Key>(
     kept: {

