@@ -213,26 +213,24 @@ export async function measureNeighbour(root, log) {
 }
 
 export function evaluateNeighbourTargets(neighbour) {
-  const targets = []
-  for (const row of neighbour.rows) {
-    targets.push({
-      id: `neighbour-block-${row.name}`,
-      label: `longest block, ${row.name}`,
-      value: row.blockMs,
-      op: '<=',
-      limit: NEIGHBOUR_TARGETS.blockMs,
-      result: row.blockMs <= NEIGHBOUR_TARGETS.blockMs ? 'PASS' : 'FAIL',
-    })
-    targets.push({
-      id: `neighbour-p99-${row.name}`,
-      label: `bystander p99, ${row.name}`,
-      value: row.p99Ms,
-      op: '<=',
-      limit: NEIGHBOUR_TARGETS.p99Ms,
-      result: row.p99Ms <= NEIGHBOUR_TARGETS.p99Ms ? 'PASS' : 'FAIL',
-    })
-  }
-  return targets
+  const target = (row, id, label, value, limit) => ({
+    id: `${id}-${row.name}`,
+    label: `${label}, ${row.name}`,
+    value,
+    op: '<=',
+    limit,
+    result: value <= limit ? 'PASS' : 'FAIL',
+  })
+  return neighbour.rows.flatMap((row) => [
+    target(
+      row,
+      'neighbour-block',
+      'longest block',
+      row.blockMs,
+      NEIGHBOUR_TARGETS.blockMs,
+    ),
+    target(row, 'neighbour-p99', 'bystander p99', row.p99Ms, NEIGHBOUR_TARGETS.p99Ms),
+  ])
 }
 
 export function renderNeighbour(results) {

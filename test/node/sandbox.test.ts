@@ -10,6 +10,20 @@ const auth = { authorization: 'Bearer sandbox-free-key' }
 
 type Served = { handlers: Parameters<typeof getResponse>[0] }
 
+/** Creates a pet named Rex in `session` (a session key), as a client would. */
+const createRex = (sandbox: Served, session: string) =>
+  getResponse(
+    sandbox.handlers,
+    new Request('https://x.test/v1/pets', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer sandbox-free-key.${session}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    }),
+  )
+
 /** A GET through the sandbox's msw handlers, as every runtime sends it, with the Free key. */
 const ask = (sandbox: Served, url: string) =>
   getResponse(sandbox.handlers, new Request(url, { headers: auth }))
@@ -455,18 +469,7 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
 
 test("sessions' created pets count towards maxTotalPets, and an ended session gives them back", async () => {
   const sandbox = createSandbox({ seed: 42, count: 2, maxPets: 5, maxTotalPets: 3 })
-  const create = (session: string) =>
-    getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v1/pets', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer sandbox-free-key.${session}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-      }),
-    )
+  const create = (session: string) => createRex(sandbox, session)
   expect((await create('a'))?.status).toBe(201)
   expect((await create('a'))?.status).toBe(201)
   expect((await create('b'))?.status).toBe(201)
@@ -480,18 +483,7 @@ test("sessions' created pets count towards maxTotalPets, and an ended session gi
 })
 
 test("sessions idle in real time: moving the sandbox's clock ends none; idleNow is how a test expires one", async () => {
-  const create = (sandbox: Served, session: string) =>
-    getResponse(
-      sandbox.handlers,
-      new Request('https://x.test/v1/pets', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer sandbox-free-key.${session}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-      }),
-    )
+  const create = createRex
   // No idleNow: real time, as a shared server runs.
   const shared = createSandbox({ seed: 42, count: 2 })
   expect((await create(shared, 'alice'))?.status).toBe(201)
