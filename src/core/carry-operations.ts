@@ -4,7 +4,7 @@ import type { Answer, ControlCall } from './routes.js'
 import { MAX_SESSION_IMPORT_BYTES } from './limits.js'
 import { CONTROL_PATH } from './routes.js'
 import { portOf } from './sandbox-port.js'
-import { checkSessionExportInSlices, SESSION_EXPORT_FIX } from './session-export.js'
+import { checkSessionExportInSlices, SESSION_EXPORT_FIX } from './session-import.js'
 import { thousands } from './text.js'
 
 // The control operations that carry a session out (`GET /__sandbox/export`,

@@ -1,6 +1,7 @@
 import type { JournalEntry } from './journal.js'
 import { clientOf, fieldsOf, type ClientLibrary } from './report-card-text.js'
-import { failureOf, RetryRuns, seconds } from './report-retries.js'
+import { bodyHash, CreateWatch } from './report-creates.js'
+import { failureOf, RetryRuns } from './report-retries.js'
 import { Tallies } from './report-tallies.js'
 
 export { REPORT_EXAMPLES } from './report-tallies.js'
@@ -102,23 +103,7 @@ export type ObservedEntry = Pick<
 > &
   Partial<Pick<JournalEntry, 'path' | 'durationMs'>> & { dropped?: true }
 
-/** Two identical creates of one key at most this far apart are a duplicate. */
-export const DUPLICATE_WINDOW_MS = 10_000
-/** The most recent creates of one key the card remembers, for duplicates. */
-const CREATES_KEPT = 4
-/** The most recent dropped creates of one key the card remembers, for blind retries. */
-const DROPPED_KEPT = 4
-
-/** What the card remembers of one key's creates. Made at its first create. */
-interface KeyState {
-  /** The key's last CREATES_KEPT creates that made a pet: hash, length, time, ... */
-  creates: number[] | undefined
-  /**
-   * Its last DROPPED_KEPT creates that were dropped, since its last read: hash, length,
-   * time, ... A create sent again with one of these bodies is a blind retry.
-   */
-  dropped: number[] | undefined
-}
+export { DUPLICATE_WINDOW_MS } from './report-creates.js'
 
 /**
  * The report card of one world. It allocates nothing for requests that need no finding
@@ -129,11 +114,7 @@ export class ReportCard {
   #requests = 0
   #tallies: Tallies | undefined
   #runs: RetryRuns | undefined
-  // Most worlds see one key: its state is kept in fields, and a Map (whose table alone
-  // is 150 bytes) is made for a second key, as the rate limiter does.
-  #firstKey: string | undefined
-  #first: KeyState | undefined
-  #others: Map<string, KeyState> | undefined
+  #creates: CreateWatch | undefined
 
   /** Notes one journalled /v1 request. */
   observe(entry: ObservedEntry, context: ObserveContext): void {
@@ -143,7 +124,7 @@ export class ReportCard {
     // A GET they answered still showed the client what exists (see blind_retry).
     if (entry.override) {
       if (key !== undefined && entry.method === 'GET' && isSuccess(entry.status)) {
-        this.#read(key)
+        this.#creates?.read(key)
       }
       return
     }
@@ -208,9 +189,7 @@ export class ReportCard {
     this.#requests = 0
     this.#tallies = undefined
     this.#runs = undefined
-    this.#firstKey = undefined
-    this.#first = undefined
-    this.#others = undefined
+    this.#creates = undefined
   }
 
   /** The report of the world named `session`, which started or was reset at `since`. */
@@ -240,7 +219,7 @@ export class ReportCard {
       (operation === 'listPets' || operation === 'getPet') &&
       (isSuccess(entry.status) || (operation === 'getPet' && entry.status === 404))
     ) {
-      this.#read(key)
+      this.#creates?.read(key)
     }
     const window = context.window ?? key
     // Most requests are neither a failure, nor a retry, nor a create: no time to read,
@@ -264,102 +243,20 @@ export class ReportCard {
       }
     }
     if (!creating) return
-    let state = this.#state(key)
-    if (!state) {
-      state = { creates: undefined, dropped: undefined }
-      if (this.#first === undefined) {
-        this.#firstKey = key
-        this.#first = state
-      } else (this.#others ??= new Map()).set(key, state)
+    const [hash, length] = bodyHash(context.body, entry.body ?? '')
+    const found = (this.#creates ??= new CreateWatch()).create(key, {
+      hash,
+      length,
+      at: frozen ? undefined : at,
+      dropped: entry.dropped === true,
+      created: entry.status === 201,
+    })
+    if (found.blind !== undefined) {
+      this.#note('blind_retry', 'warning', '', entry.id, found.blind, context)
     }
-    const [hash, length] = context.body
-      ? hashBytes(context.body)
-      : hashText(entry.body ?? '')
-    this.#blind(entry, state, { hash, length, at: frozen ? undefined : at }, context)
-    if (!frozen && entry.status === 201) this.#created(entry, state, hash, length, at)
-  }
-
-  #state(key: string): KeyState | undefined {
-    return key === this.#firstKey ? this.#first : this.#others?.get(key)
-  }
-
-  /** The key read the pets: its dropped creates may be sent again without guessing. */
-  #read(key: string) {
-    const state = this.#state(key)
-    if (state?.dropped) state.dropped = undefined
-  }
-
-  /**
-   * A create sent again with the body of one that was dropped, with no read in between:
-   * the first may have been created. Remembers a dropped create; forgets one sent again
-   * and answered.
-   */
-  #blind(
-    entry: ObservedEntry,
-    state: KeyState,
-    sent: { hash: number; length: number; at: number | undefined },
-    context: ObserveContext,
-  ) {
-    const dropped = state.dropped
-    const index = dropped ? findBody(dropped, sent.hash, sent.length) : -1
-    if (dropped && index >= 0) {
-      const since = dropped[index + 2] as number
-      // A drop noted while the clock stood still has no time (0).
-      const after =
-        sent.at === undefined || since === 0
-          ? ''
-          : ` ${seconds(Math.max(0, sent.at - since))} after the drop`
-      this.#note(
-        'blind_retry',
-        'warning',
-        '',
-        entry.id,
-        `The latest was sent again${after} with no GET /v1/pets or GET /v1/pets/{petId} in between.`,
-        context,
-      )
-      dropped.splice(index, 3)
+    if (found.duplicate !== undefined) {
+      this.#note('duplicate_create', 'info', '', entry.id, found.duplicate)
     }
-    if (!entry.dropped) return
-    const list = (state.dropped ??= [])
-    if (list.length >= DROPPED_KEPT * 3) list.splice(0, 3)
-    list.push(sent.hash, sent.length, sent.at ?? 0)
-  }
-
-  /** Notes a create that made a pet, and a duplicate when the same body came just before. */
-  #created(
-    entry: ObservedEntry,
-    state: KeyState,
-    hash: number,
-    length: number,
-    at: number,
-  ) {
-    const creates = state.creates
-    // The first create of a key: an array of exactly its three numbers (a push onto an
-    // empty one would reserve room for 17).
-    if (!creates) {
-      state.creates = [hash, length, at]
-      return
-    }
-    for (let index = 0; index < creates.length; index += 3) {
-      const since = at - (creates[index + 2] as number)
-      if (
-        creates[index] === hash &&
-        creates[index + 1] === length &&
-        since >= 0 &&
-        since <= DUPLICATE_WINDOW_MS
-      ) {
-        this.#note(
-          'duplicate_create',
-          'info',
-          '',
-          entry.id,
-          `The latest came ${seconds(since)} after the first.`,
-        )
-        break
-      }
-    }
-    if (creates.length >= CREATES_KEPT * 3) creates.splice(0, 3)
-    creates.push(hash, length, at)
   }
 
   #note(
@@ -378,14 +275,6 @@ export class ReportCard {
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300
-}
-
-/** Where a body of hash and length is in a list of (hash, length, time) triples, or -1. */
-function findBody(list: number[], hash: number, length: number): number {
-  for (let index = 0; index < list.length; index += 3) {
-    if (list[index] === hash && list[index + 1] === length) return index
-  }
-  return -1
 }
 
 /**
@@ -422,21 +311,4 @@ function authFailureChosen(code: string, scenario: ObserveContext['scenario']): 
 
 function isOperation(name: string): name is Operation {
   return (OPERATIONS as readonly string[]).includes(name)
-}
-
-// FNV-1a, 32 bits: two bodies are "the same" when hash and length agree. A collision
-// would only add an `info` finding, so a cryptographic hash (not in every runtime
-// without async) is not needed.
-function hashBytes(bytes: Uint8Array): [number, number] {
-  let hash = 0x811c9dc5
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193)
-  return [hash >>> 0, bytes.byteLength]
-}
-
-function hashText(text: string): [number, number] {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < text.length; index++) {
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193)
-  }
-  return [hash >>> 0, text.length]
 }

@@ -11,11 +11,13 @@ import {
   exportTextSteps,
   exportWorld,
   type ExportSource,
+  type SessionExport,
+} from './session-export.js'
+import {
   parseSessionExportInSlices,
   restoreWorld,
   type RestoreTarget,
-  type SessionExport,
-} from './session-export.js'
+} from './session-import.js'
 import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
 import type { SandboxWorld } from './world.js'
 

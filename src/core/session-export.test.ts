@@ -2,15 +2,13 @@ import { describe, expect, test } from 'vitest'
 import { SandboxError } from './errors.js'
 import { createSandbox } from './sandbox.js'
 import type { Scenario } from './scenarios.js'
+import { exportWorld, SESSION_FORMAT, type SessionExport } from './session-export.js'
 import {
   checkSessionExport,
-  exportWorld,
   parseSessionExport,
   restoreWorld,
-  SESSION_FORMAT,
   type RestoreTarget,
-  type SessionExport,
-} from './session-export.js'
+} from './session-import.js'
 import type { SandboxWorld } from './world.js'
 
 const flaky: Scenario = {

@@ -15,13 +15,13 @@ import { createRecords, createSeed, INSERT_SLICE, petTextBytes } from './pet-see
 import { GENERATE_SLICE, generatePets, generatePetsSteps } from './seed.js'
 import type { Pet } from './schemas.js'
 import {
-  checkExportSteps,
   exportBytes,
   exportTextSteps,
   exportWorld,
   SESSION_FORMAT,
   type ExportSource,
 } from './session-export.js'
+import { checkExportSteps } from './session-import.js'
 import {
   atMostValues,
   joinInSlices,
