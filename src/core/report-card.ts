@@ -130,7 +130,7 @@ export class ReportCard {
     }
     if (entry.dropped) {
       this.#note('connection_dropped', 'info', '', entry.id)
-      if (key !== undefined) this.#keyed(entry, key, context)
+      if (key !== undefined) this.#keyed(entry, key, context.window ?? key, context)
       return
     }
     const { code, status } = entry
@@ -181,7 +181,8 @@ export class ReportCard {
     if (entry.operation === 'listOrders') {
       this.#note('unmodelled_endpoint', 'info', '', entry.id)
     }
-    if (key !== undefined) this.#keyed(entry, key, context)
+    if (key !== undefined && window !== undefined)
+      this.#keyed(entry, key, window, context)
   }
 
   /** Forgets everything: the world was reset. */
@@ -209,7 +210,7 @@ export class ReportCard {
    * off while the clock stands still, when every request has the same time; a run does
    * not reach across a freeze.
    */
-  #keyed(entry: ObservedEntry, key: string, context: ObserveContext) {
+  #keyed(entry: ObservedEntry, key: string, window: string, context: ObserveContext) {
     const failure = failureOf(entry)
     const operation = entry.operation
     const creating = operation === 'createPet'
@@ -221,7 +222,6 @@ export class ReportCard {
     ) {
       this.#creates?.read(key)
     }
-    const window = context.window ?? key
     // Most requests are neither a failure, nor a retry, nor a create: no time to read,
     // and no clock to ask (its state builds a date string).
     if (failure === undefined && !creating && !this.#runs?.has(window)) return

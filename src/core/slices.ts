@@ -12,15 +12,6 @@
 export const SLICE_UNITS = 4096
 
 /**
- * Waits for the runtime's next task: timers, I/O and other requests run first. A
- * macrotask, in every runtime (Node, browsers, workers): a resolved promise or
- * `queueMicrotask` would run before any of them.
- */
-export function nextTask(): Promise<void> {
-  return new Promise((resolve) => realSetTimeout(resolve, 0))
-}
-
-/**
  * The runtime's own setTimeout, as it was when the sandbox loaded: a test that fakes
  * timers afterwards (vi.useFakeTimers) does not stop the sandbox's sliced work.
  */
@@ -53,7 +44,7 @@ let pumping = false
 /**
  * Waits for this work's next turn: one slice of sliced work runs per task of the
  * runtime, whichever request it is for, in turn. Twenty large requests at once then
- * delay the others by one slice, not by twenty: with {@link nextTask} each, every one
+ * delay the others by one slice, not by twenty: with a task of its own each, every one
  * resumed in the same task (the runtime runs all the timers that are due before it
  * reads the network again), and a server answered a bystander after 20 slices and 20
  * answers of megabytes (docs/performance.md#neighbours).
@@ -68,7 +59,12 @@ export function nextTurn(): Promise<void> {
   })
 }
 
-/** Resumes the work whose turn it is (its slice runs in this task), and asks for the next task. */
+/**
+ * Resumes the work whose turn it is (its slice runs in this task), and asks for the next
+ * task: a macrotask in every runtime (Node, browsers, workers), so timers, I/O and other
+ * requests run between two turns, which a resolved promise or `queueMicrotask` would not
+ * let them.
+ */
 function takeTurn() {
   waiting.shift()?.()
   // The work resumed asks again once its slice is done, in this task: another timer for
