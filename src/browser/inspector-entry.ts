@@ -15,6 +15,25 @@ export function renderEntry(
   origin: string,
   el: Make,
 ): HTMLLIElement {
+  const curl = toCurl(entry, origin)
+  const line = entryLine(entry, el)
+  const item = el('li', {
+    id: `request-${entry.id}`,
+    class: 'psi-entry',
+    'data-status': String(entry.status),
+    'data-id': String(entry.id),
+    ...(entry.code ? { 'data-code': entry.code } : {}),
+  })
+  item.append(line, entryMeta(entry, el))
+  const advice = entryAdvice(entry, el)
+  if (advice) item.append(advice)
+  line.append(copyButton(entry, curl, el))
+  item.append(entryDetails(entry, curl, el))
+  return item
+}
+
+/** The entry's headline: status badge, method, path, flags and sandbox-clock time. */
+function entryLine(entry: JournalEntry, el: Make): HTMLDivElement {
   const klass =
     entry.status >= 500 || entry.dropped
       ? 5
@@ -24,7 +43,7 @@ export function renderEntry(
           ? 3
           : 2
   const time = entry.at.slice(11, 19)
-  const line = el(
+  return el(
     'div',
     { class: 'psi-line' },
     el(
@@ -42,6 +61,10 @@ export function renderEntry(
     ...(entry.override ? [el('span', { class: 'psi-flag' }, 'your handler')] : []),
     el('time', { datetime: entry.at, title: `${entry.at} (sandbox clock)` }, time),
   )
+}
+
+/** Who asked and how: key, plan, scenario, latency, rate limit, session, operation. */
+function entryMeta(entry: JournalEntry, el: Make): HTMLDListElement {
   const meta = el('dl', { class: 'psi-meta' })
   const add = (term: string, value: string) =>
     meta.append(el('div', {}, el('dt', {}, term), el('dd', {}, value)))
@@ -59,27 +82,25 @@ export function renderEntry(
   }
   if (entry.session) add('Session', entry.session)
   if (entry.operation) add('Operation', entry.operation)
+  return meta
+}
 
-  const item = el('li', {
-    id: `request-${entry.id}`,
-    class: 'psi-entry',
-    'data-status': String(entry.status),
-    'data-id': String(entry.id),
-    ...(entry.code ? { 'data-code': entry.code } : {}),
-  })
-  item.append(line, meta)
+/** The error message and what to do about it, or nothing when all went well. */
+function entryAdvice(entry: JournalEntry, el: Make): HTMLDivElement | undefined {
   const advice = adviseOn(entry)
-  if (entry.message || advice.length > 0) {
-    const box = el('div', {
-      class: entry.status >= 400 || entry.dropped ? 'psi-error' : 'psi-warning',
-    })
-    if (entry.message) box.append(el('p', { class: 'psi-message' }, entry.message))
-    for (const text of advice) {
-      box.append(el('p', { class: 'psi-advice' }, el('strong', {}, 'What to do: '), text))
-    }
-    item.append(box)
+  if (!entry.message && advice.length === 0) return undefined
+  const box = el('div', {
+    class: entry.status >= 400 || entry.dropped ? 'psi-error' : 'psi-warning',
+  })
+  if (entry.message) box.append(el('p', { class: 'psi-message' }, entry.message))
+  for (const text of advice) {
+    box.append(el('p', { class: 'psi-advice' }, el('strong', {}, 'What to do: '), text))
   }
-  const curl = toCurl(entry, origin)
+  return box
+}
+
+/** The folded request: curl, the headers and body the journal kept. */
+function entryDetails(entry: JournalEntry, curl: string, el: Make): HTMLDetailsElement {
   const details = el(
     'details',
     {},
@@ -108,7 +129,11 @@ export function renderEntry(
   } else if (entry.bodyTruncated) {
     details.append(el('p', {}, 'The body is no longer kept (the journal keeps 64 KiB).'))
   }
-  const copyButton = el(
+  return details
+}
+
+function copyButton(entry: JournalEntry, curl: string, el: Make): HTMLButtonElement {
+  return el(
     'button',
     {
       type: 'button',
@@ -118,7 +143,4 @@ export function renderEntry(
     },
     'Copy as curl',
   )
-  line.append(copyButton)
-  item.append(details)
-  return item
 }

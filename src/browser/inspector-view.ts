@@ -2,8 +2,8 @@ import type { JournalEntry } from '../core/journal.js'
 import type { Report } from '../core/report-card.js'
 import { copy } from './inspector-curl.js'
 import { addDownloads, type DownloadKind } from './inspector-download.js'
-import { renderEntry } from './inspector-entry.js'
-import { createReportView } from './inspector-report.js'
+import { renderEntry, type Make } from './inspector-entry.js'
+import { createReportView, type ReportView } from './inspector-report.js'
 import { INSPECTOR_CSS } from './inspector-styles.js'
 
 /** One poll's answer: `GET /__sandbox/requests?after=` (or a journal read in the page). */
@@ -72,19 +72,71 @@ export function mountInspector(
   options: InspectorOptions,
 ): InspectorHandle {
   const doc = root.ownerDocument ?? document
-  const el = <K extends keyof HTMLElementTagNameMap>(
-    tag: K,
-    attrs: Record<string, string> = {},
-    ...children: Array<Node | string>
-  ) => {
+  const el = elementFactory(doc)
+  addStyles(root, doc)
+  const uid = Math.random().toString(36).slice(2, 8)
+  const parts = buildControls(el, uid, options)
+  const live = new LiveJournal(parts, options, el)
+  const reportView =
+    options.source.report &&
+    createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, options.source.report, {
+      open: (id) => live.open(id),
+      inShadow: root instanceof ShadowRoot,
+    })
+  live.reportView = reportView || undefined
+  const { status, list, empty } = parts
+  root.append(
+    el(
+      'div',
+      { class: 'psi' },
+      el(
+        'header',
+        {},
+        parts.heading,
+        el(
+          'p',
+          { class: 'psi-lead' },
+          'The live request journal of one session: every /v1 request with its answer, the rate-limit state after it and, for an error, what to do. Newest first; it updates by itself.',
+        ),
+      ),
+      parts.form,
+      ...(reportView ? [reportView.beside(status, list, empty)] : [status, list, empty]),
+    ),
+  )
+  listen(live, options.source)
+  void live.tick()
+  return {
+    stop: () => live.stop(),
+    refresh: () => live.refresh(),
+    show: (id, next) => live.show(id, next),
+  }
+}
+
+/** The inspector's element factory over `doc`. */
+function elementFactory(doc: Document): Make {
+  return (tag, attrs = {}, ...children) => {
     const node = doc.createElement(tag)
     for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value)
     node.append(...children)
     return node
   }
-  addStyles(root, doc)
+}
 
-  const uid = Math.random().toString(36).slice(2, 8)
+/** The inspector's fixed elements: the session form and its status filter, the list. */
+interface Controls {
+  sessionInput: HTMLInputElement
+  filter: HTMLSelectElement
+  status: HTMLParagraphElement
+  list: HTMLOListElement
+  empty: HTMLParagraphElement
+  form: HTMLFormElement
+  heading: HTMLHeadingElement
+}
+
+const NO_REQUESTS_YET =
+  'No requests in this session yet. Send one (the API reference at /docs/ has "Try it out") and it appears here.'
+
+function buildControls(el: Make, uid: string, options: InspectorOptions): Controls {
   const sessionInput = el('input', {
     id: `psi-session-${uid}`,
     name: 'session',
@@ -99,11 +151,7 @@ export function mountInspector(
   for (const [value, label] of FILTERS) filter.append(el('option', { value }, label))
   const status = el('p', { class: 'psi-status-line', role: 'status' }, 'Connecting…')
   const list = el('ol', { class: 'psi-list', 'aria-label': 'Requests, newest first' })
-  const empty = el(
-    'p',
-    { class: 'psi-empty' },
-    'No requests in this session yet. Send one (the API reference at /docs/ has "Try it out") and it appears here.',
-  )
+  const empty = el('p', { class: 'psi-empty' }, NO_REQUESTS_YET)
   const form = el(
     'form',
     { class: 'psi-controls' },
@@ -126,110 +174,130 @@ export function mountInspector(
     { class: 'psi-title' },
     'Request inspector',
   )
-  const reportView =
-    options.source.report &&
-    createReportView(el, uid, options.headingLevel === 2 ? 3 : 2, options.source.report, {
-      open(id) {
-        focus = id
-        openFocused()
-      },
-      inShadow: root instanceof ShadowRoot,
-    })
-  root.append(
-    el(
-      'div',
-      { class: 'psi' },
-      el(
-        'header',
-        {},
-        heading,
-        el(
-          'p',
-          { class: 'psi-lead' },
-          'The live request journal of one session: every /v1 request with its answer, the rate-limit state after it and, for an error, what to do. Newest first; it updates by itself.',
-        ),
-      ),
-      form,
-      ...(reportView ? [reportView.beside(status, list, empty)] : [status, list, empty]),
-    ),
-  )
+  return { sessionInput, filter, status, list, empty, form, heading }
+}
 
-  let session = sessionInput.value.trim()
-  let lastId: number | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let stopped = false
-  let reading: Promise<void> | undefined
-  let focus = options.focus
+/** The controls' events: a session asked for, a filter chosen, a curl copied, downloads. */
+function listen(live: LiveJournal, source: InspectorSource): void {
+  const { form, sessionInput, filter, list, status } = live.parts
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    live.switchTo(sessionInput.value.trim())
+  })
+  const { download } = source
+  if (download)
+    addDownloads(
+      form,
+      download.bind(source),
+      () => live.session,
+      status,
+      (note) => live.describeState(note),
+    )
+  filter.addEventListener('change', () => {
+    live.applyFilter()
+  })
+  list.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest?.('button[data-curl]')
+    if (button) void copy(button as HTMLButtonElement, status)
+  })
+}
+
+/** The shown session's journal as the page keeps it, polled until stopped. */
+class LiveJournal {
+  /** The session shown: '' for the default one, a session id or a session key. */
+  session: string
+  reportView: ReportView | undefined
+  #lastId: number | undefined
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #stopped = false
+  #reading: Promise<void> | undefined
+  #focus: number | undefined
   /** A request asked for that no read showed: said in the status line until the next one. */
-  let missing: number | undefined
-  const shown = new Map<number, HTMLLIElement>()
+  #missing: number | undefined
+  readonly #shown = new Map<number, HTMLLIElement>()
+
+  constructor(
+    readonly parts: Controls,
+    private readonly options: InspectorOptions,
+    private readonly el: Make,
+  ) {
+    this.session = parts.sessionInput.value.trim()
+    this.#focus = options.focus
+  }
+
+  /** Opens the request `id` in the shown session (a report card's link). */
+  open(id: number): void {
+    this.#focus = id
+    this.#openFocused()
+  }
 
   /** Opens the request asked for (`#request-<id>`) once a read has shown it. */
-  const openFocused = () => {
-    if (focus === undefined) return
-    const item = shown.get(focus)
-    missing = item ? undefined : focus
-    focus = undefined
+  #openFocused(): void {
+    if (this.#focus === undefined) return
+    const item = this.#shown.get(this.#focus)
+    this.#missing = item ? undefined : this.#focus
+    this.#focus = undefined
     if (!item) {
-      describeState()
+      this.describeState()
       return
     }
-    for (const other of shown.values()) other.classList.remove('psi-focused')
+    for (const other of this.#shown.values()) other.classList.remove('psi-focused')
     item.classList.add('psi-focused')
     item.hidden = false
     item.querySelector('details')?.setAttribute('open', '')
     item.scrollIntoView?.({ block: 'center' })
   }
 
-  const applyFilter = () => {
+  applyFilter(): number {
+    const { filter, empty } = this.parts
     const test = (FILTERS.find(([value]) => value === filter.value) ?? FILTERS[0])![2]
     let visible = 0
-    for (const item of shown.values()) {
+    for (const item of this.#shown.values()) {
       const show = test(Number(item.dataset.status))
       item.hidden = !show
       if (show) visible++
     }
     empty.hidden = visible > 0
     empty.textContent =
-      shown.size === 0
-        ? 'No requests in this session yet. Send one (the API reference at /docs/ has "Try it out") and it appears here.'
-        : 'No request matches this filter.'
+      this.#shown.size === 0 ? NO_REQUESTS_YET : 'No request matches this filter.'
     return visible
   }
 
-  const describeState = (note = '') => {
-    const label = session === '' ? 'the default session' : `session ${session}`
+  describeState(note = ''): void {
+    const label = this.session === '' ? 'the default session' : `session ${this.session}`
     const gone =
-      missing === undefined
+      this.#missing === undefined
         ? ''
-        : `; request ${missing} is in no journal: it has left it (journalSize, a reset) or was a control request`
-    status.textContent = `Live: ${label}, ${shown.size} request${shown.size === 1 ? '' : 's'}${gone}${note}`
+        : `; request ${this.#missing} is in no journal: it has left it (journalSize, a reset) or was a control request`
+    const count = this.#shown.size
+    this.parts.status.textContent = `Live: ${label}, ${count} request${count === 1 ? '' : 's'}${gone}${note}`
   }
 
-  const read = async () => {
+  async #read(): Promise<void> {
+    const { status, list } = this.parts
     try {
-      const page = await options.source.read(session, lastId)
-      if (lastId !== undefined && page.lastId < lastId) {
+      const page = await this.options.source.read(this.session, this.#lastId)
+      if (this.#lastId !== undefined && page.lastId < this.#lastId) {
         // The session's journal started again (it expired and was made anew).
-        clear()
-        lastId = undefined
-        return read()
+        this.#clear()
+        this.#lastId = undefined
+        return this.#read()
       }
-      const fresh = page.requests.filter((entry) => !shown.has(entry.id)).reverse()
+      const fresh = page.requests.filter((entry) => !this.#shown.has(entry.id)).reverse()
       for (const entry of fresh) {
-        const item = renderEntry(entry, options.origin, el)
-        shown.set(entry.id, item)
+        const item = renderEntry(entry, this.options.origin, this.el)
+        this.#shown.set(entry.id, item)
         list.prepend(item)
       }
-      while (shown.size > MAX_SHOWN) {
-        const oldest = shown.keys().next().value as number
-        shown.get(oldest)?.remove()
-        shown.delete(oldest)
+      while (this.#shown.size > MAX_SHOWN) {
+        const oldest = this.#shown.keys().next().value as number
+        this.#shown.get(oldest)?.remove()
+        this.#shown.delete(oldest)
       }
-      lastId = page.lastId
-      applyFilter()
-      describeState()
-      openFocused()
+      this.#lastId = page.lastId
+      this.applyFilter()
+      this.describeState()
+      this.#openFocused()
       status.classList.remove('psi-failed')
     } catch (error) {
       status.textContent = `Cannot read the journal: ${(error as Error).message}`
@@ -237,63 +305,47 @@ export function mountInspector(
     }
   }
 
-  const tick = async () => {
-    if (stopped) return
-    reading = Promise.all([read(), reportView?.update(() => session)]).then(() => {})
-    await reading
-    if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 1000)
+  async tick(): Promise<void> {
+    if (this.#stopped) return
+    this.#reading = Promise.all([
+      this.#read(),
+      this.reportView?.update(() => this.session),
+    ]).then(() => {})
+    await this.#reading
+    if (!this.#stopped)
+      this.#timer = setTimeout(() => this.tick(), this.options.intervalMs ?? 1000)
   }
 
-  const clear = () => {
-    for (const item of shown.values()) item.remove()
-    shown.clear()
+  #clear(): void {
+    for (const item of this.#shown.values()) item.remove()
+    this.#shown.clear()
   }
 
-  const switchTo = (next: string) => {
-    missing = undefined
-    session = next
-    sessionInput.value = next
-    clear()
-    lastId = undefined
-    if (timer !== undefined) clearTimeout(timer)
-    void tick()
+  switchTo(next: string): void {
+    this.#missing = undefined
+    this.session = next
+    this.parts.sessionInput.value = next
+    this.#clear()
+    this.#lastId = undefined
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    void this.tick()
   }
-  form.addEventListener('submit', (event) => {
-    event.preventDefault()
-    switchTo(sessionInput.value.trim())
-  })
-  const { download } = options.source
-  if (download)
-    addDownloads(
-      form,
-      download.bind(options.source),
-      () => session,
-      status,
-      describeState,
-    )
-  filter.addEventListener('change', () => {
-    applyFilter()
-  })
-  list.addEventListener('click', (event) => {
-    const button = (event.target as Element).closest?.('button[data-curl]')
-    if (button) void copy(button as HTMLButtonElement, status)
-  })
 
-  void tick()
-  return {
-    stop() {
-      stopped = true
-      if (timer !== undefined) clearTimeout(timer)
-    },
-    async refresh() {
-      await reading
-      await Promise.all([read(), reportView?.update(() => session)])
-    },
-    show(id, next) {
-      focus = id
-      if (next !== session) switchTo(next)
-      else openFocused()
-    },
+  stop(): void {
+    this.#stopped = true
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+  }
+
+  async refresh(): Promise<void> {
+    await this.#reading
+    await Promise.all([this.#read(), this.reportView?.update(() => this.session)])
+  }
+
+  /** Shows the session `next` and opens the request `id` in it. */
+  show(id: number, next: string): void {
+    this.#focus = id
+    if (next !== this.session) this.switchTo(next)
+    else this.#openFocused()
   }
 }
 
