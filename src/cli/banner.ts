@@ -43,11 +43,47 @@ export function formatBanner(
   quiet: boolean,
   paint: Paint,
 ): string {
+  const warnings = accessWarnings(info.access)
+  if (format === 'json') return jsonBanner(state, info, warnings)
   const api = `${info.origin}/v1`
-  const access = info.access
+  const token = info.access?.controlToken
+  if (quiet)
+    return [
+      `petstore-sandbox listening on ${api} (scenario ${state.scenario.name})`,
+      ...(token === undefined ? [] : [`control token: ${token}`]),
+      ...warnings.map((line) => `⚠ ${line}`),
+    ].join('\n')
+  const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
+  const label = labeller(paint)
+  const lines = [
+    '',
+    `  ${paint(BOLD, 'petstore-sandbox')} ${info.version} · the Pet Adoption Service v1 API, mocked`,
+    '',
+    ...addressLines(info, paint),
+    `  ${label('Scenario')}${paint(BOLD, state.scenario.name)}: ${state.scenario.description}`,
+    `  ${label('Data')}${info.data}`,
+    ...(info.handlers ? [`  ${label('Handlers')}${info.handlers}, answered first`] : []),
+    ...(info.watching.length > 0
+      ? [`  ${label('Watching')}${info.watching.join(', ')}`]
+      : []),
+    '',
+    ...keyLines(state, paint),
+    '',
+    '  Try it',
+    `    curl -H 'Authorization: Bearer ${key}' '${api}/pets?limit=3'`,
+    '',
+    ...controlLines(token, paint),
+    ...warnings.map((line) => `  ${paint(YELLOW, `⚠ ${line}`)}`),
+    `  ${paint(DIM, 'One line per request below. Ctrl+C to stop.')}`,
+    '',
+  ]
+  return lines.join('\n')
+}
+
+/** What a server bound beyond loopback, or with its control API open, warns about. */
+function accessWarnings(access: BannerAccess | undefined): string[] {
   const token = access?.controlToken
-  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
-  const warnings = [
+  return [
     ...(access?.exposed
       ? [
           `Listening beyond loopback: anyone who reaches ${access.origins.join(', ')} can use the API${token === undefined ? '' : ' (the control API needs the token)'}.`,
@@ -59,41 +95,46 @@ export function formatBanner(
         ]
       : []),
   ]
-  if (format === 'json') {
-    return JSON.stringify({
-      type: 'ready',
-      version: info.version,
-      url: api,
-      origin: info.origin,
-      scenario: state.scenario.name,
-      seed: state.seed,
-      pets: state.counts.pets,
-      keys: state.keys,
-      watching: info.watching,
-      ...(access
-        ? {
-            exposed: access.exposed,
-            origins: access.origins,
-            ...(token === undefined ? {} : { controlToken: token }),
-            warnings,
-          }
-        : {}),
-    })
-  }
-  if (quiet)
-    return [
-      `petstore-sandbox listening on ${api} (scenario ${state.scenario.name})`,
-      ...(token === undefined ? [] : [`control token: ${token}`]),
-      ...warnings.map((line) => `⚠ ${line}`),
-    ].join('\n')
-  const key = state.keys.find((entry) => !entry.expired)?.key ?? 'sandbox-free-key'
-  const width = Math.max(...state.keys.map((entry) => entry.key.length)) + 2
-  const planWidth = Math.max(...state.keys.map((entry) => entry.plan.length)) + 2
-  const label = (text: string) => paint(DIM, text.padEnd(10))
-  const lines = [
-    '',
-    `  ${paint(BOLD, 'petstore-sandbox')} ${info.version} · the Pet Adoption Service v1 API, mocked`,
-    '',
+}
+
+/** The banner as one JSON object (`--log-format json`). */
+function jsonBanner(state: SandboxState, info: BannerInfo, warnings: string[]): string {
+  const access = info.access
+  const token = access?.controlToken
+  return JSON.stringify({
+    type: 'ready',
+    version: info.version,
+    url: `${info.origin}/v1`,
+    origin: info.origin,
+    scenario: state.scenario.name,
+    seed: state.seed,
+    pets: state.counts.pets,
+    keys: state.keys,
+    watching: info.watching,
+    ...(access
+      ? {
+          exposed: access.exposed,
+          origins: access.origins,
+          ...(token === undefined ? {} : { controlToken: token }),
+          warnings,
+        }
+      : {}),
+  })
+}
+
+/** A dimmed label, padded so the values line up. */
+function labeller(paint: Paint): (text: string) => string {
+  return (text) => paint(DIM, text.padEnd(10))
+}
+
+/** Where to go: the API, its network addresses, the overview, the docs, the inspector. */
+function addressLines(info: BannerInfo, paint: Paint): string[] {
+  const label = labeller(paint)
+  const api = `${info.origin}/v1`
+  const access = info.access
+  const token = access?.controlToken
+  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
+  return [
     `  ${label('API')}${paint(CYAN, api)}`,
     ...(access?.exposed
       ? [
@@ -111,13 +152,14 @@ export function formatBanner(
           `  ${label('Inspector')}${info.origin}/inspector/${query} ${paint(DIM, '(live request journal, errors explained)')}`,
         ]
       : []),
-    `  ${label('Scenario')}${paint(BOLD, state.scenario.name)}: ${state.scenario.description}`,
-    `  ${label('Data')}${info.data}`,
-    ...(info.handlers ? [`  ${label('Handlers')}${info.handlers}, answered first`] : []),
-    ...(info.watching.length > 0
-      ? [`  ${label('Watching')}${info.watching.join(', ')}`]
-      : []),
-    '',
+  ]
+}
+
+/** The demo keys, each with its plan and limits, and how to name a session. */
+function keyLines(state: SandboxState, paint: Paint): string[] {
+  const width = Math.max(...state.keys.map((entry) => entry.key.length)) + 2
+  const planWidth = Math.max(...state.keys.map((entry) => entry.plan.length)) + 2
+  return [
     `  Demo keys ${paint(DIM, '(Authorization: Bearer <key>)')}`,
     ...state.keys.map(
       (entry) =>
@@ -128,10 +170,13 @@ export function formatBanner(
         }${entry.scenario ? `, scenario ${entry.scenario}` : ''}`,
     ),
     `  ${paint(DIM, 'Sessions: add .<id> to a key (sandbox-free-key.alice) or send X-Sandbox-Session: <id>')}`,
-    '',
-    '  Try it',
-    `    curl -H 'Authorization: Bearer ${key}' '${api}/pets?limit=3'`,
-    '',
+  ]
+}
+
+/** The control API's routes that change things (and its three reads), and its token. */
+function controlLines(token: string | undefined, paint: Paint): string[] {
+  const label = labeller(paint)
+  return [
     `  ${label('Control')}${CONTROL_ROUTES.filter(
       (route) =>
         route.method !== 'GET' ||
@@ -146,9 +191,5 @@ export function formatBanner(
       : [
           `  ${label('Token')}${paint(BOLD, token)} ${paint(DIM, '(X-Sandbox-Control-Token: <token> on every /__sandbox request)')}`,
         ]),
-    ...warnings.map((line) => `  ${paint(YELLOW, `⚠ ${line}`)}`),
-    `  ${paint(DIM, 'One line per request below. Ctrl+C to stop.')}`,
-    '',
   ]
-  return lines.join('\n')
 }
