@@ -13,6 +13,7 @@ import {
   isLoopbackAddress,
   normalizeAllowedHost,
   normalizeOrigin,
+  type Trust,
 } from '../core/request-trust.js'
 import { bodyTypeRefused, CONTROL_BODY } from '../core/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
@@ -94,16 +95,76 @@ export function createAccessControl(
   const { allowedOrigins, allowedHosts, given } = checkAccessOptions(options)
   const trust = createTrust({ allowedOrigins, allowedHosts })
   const controlToken = given === 'off' ? undefined : (given ?? createControlToken())
-  const expected = controlToken === undefined ? undefined : digest(controlToken)
-  const loopbackBinds = new WeakMap<object, boolean>()
+  const rules = new AccessRules(trust, given, controlToken)
+  return {
+    controlToken,
+    untrustedOrigin: (req) => rules.untrustedOrigin(req),
+    headers(req, res, next) {
+      setCorsHeaders(rules, req, res)
+      next()
+    },
+    guard(req, res, next) {
+      const refused = rules.refusal(req)
+      if (refused) return refuse(req, res, refused)
+      next()
+    },
+    preflight(req, res, next) {
+      if (!isPreflight(req)) return next()
+      answerPreflight(rules, req, res)
+    },
+  }
+}
+
+/** One app's access state: whom it trusts, its control token's digest, the binds seen. */
+class AccessRules {
+  readonly #trust: Trust
+  /** The token as the options gave it: undefined, 'off' or the token. */
+  readonly #given: string | undefined
+  readonly #expected: Buffer | undefined
+  readonly #loopbackBinds = new WeakMap<object, boolean>()
+
+  constructor(trust: Trust, given: string | undefined, controlToken: string | undefined) {
+    this.#trust = trust
+    this.#given = given
+    this.#expected = controlToken === undefined ? undefined : digest(controlToken)
+  }
+
+  /** Whether a page of `origin` may use the control API of this request's server. */
+  originTrusted(origin: string, req: Request): boolean {
+    return this.#trust.originTrusted(origin, ownOrigin(req))
+  }
+
+  untrustedOrigin(req: IncomingMessage): string | undefined {
+    const origin = req.headers.origin
+    if (origin === undefined || this.originTrusted(origin, req as Request))
+      return undefined
+    return origin
+  }
+
+  /** Why the request is refused: the Host, then the control API's origin, token and body. */
+  refusal(req: Request): Failure | undefined {
+    const host = req.headers.host
+    if (
+      host !== undefined &&
+      this.#boundToLoopback(req) &&
+      !this.#trust.hostAllowed(host)
+    )
+      return forbiddenHost(host)
+    if (!isControl(req.url)) return undefined
+    const origin = this.untrustedOrigin(req)
+    if (origin !== undefined) return forbiddenOrigin(origin)
+    return isPreflight(req)
+      ? undefined
+      : (this.#tokenRefused(req) ?? mediaTypeRefused(req))
+  }
 
   /** Whether this request came to a server bound to a loopback address only. */
-  function boundToLoopback(req: IncomingMessage): boolean {
+  #boundToLoopback(req: IncomingMessage): boolean {
     // Node sets `server` on the sockets a server accepts: the bind is the server's
     // address, whoever called listen (listenSandboxApp, app.listen, http.createServer).
     const server = (req.socket as { server?: { address?(): unknown } }).server
     if (server && typeof server.address === 'function') {
-      let loopback = loopbackBinds.get(server)
+      let loopback = this.#loopbackBinds.get(server)
       if (loopback === undefined) {
         const address = server.address()
         // A pipe or an unknown bind is not known to be loopback: locked.
@@ -111,7 +172,7 @@ export function createAccessControl(
           typeof address === 'object' &&
           address !== null &&
           isLoopbackAddress((address as { address: string }).address)
-        loopbackBinds.set(server, loopback)
+        this.#loopbackBinds.set(server, loopback)
       }
       return loopback
     }
@@ -119,85 +180,10 @@ export function createAccessControl(
     return local !== undefined && isLoopbackAddress(local)
   }
 
-  function ownOrigin(req: Request) {
-    return `${req.protocol}://${req.headers.host ?? 'localhost'}`
-  }
-
-  function untrustedOrigin(req: IncomingMessage): string | undefined {
-    const origin = req.headers.origin
-    if (origin === undefined || trust.originTrusted(origin, ownOrigin(req as Request)))
-      return undefined
-    return origin
-  }
-
-  function originRefused(req: Request): Failure | undefined {
-    const origin = untrustedOrigin(req)
-    return origin === undefined ? undefined : forbiddenOrigin(origin)
-  }
-
-  return {
-    controlToken,
-    untrustedOrigin,
-    headers(req, res, next) {
-      const origin = req.headers.origin
-      if (isControl(req.url)) {
-        res.setHeader('vary', 'Origin')
-        if (origin === undefined) {
-          res.setHeader('access-control-allow-origin', '*')
-        } else if (trust.originTrusted(origin, ownOrigin(req))) {
-          res.setHeader('access-control-allow-origin', origin)
-          res.setHeader('access-control-expose-headers', EXPOSED)
-        }
-      } else if (!isLandingPage(req.url)) {
-        // The API is public (bearer keys, no cookies): every origin may read it. The
-        // landing page is not: it shows what GET /__sandbox does (the scenario, the
-        // clock, the scenarios the default session defined).
-        res.setHeader('access-control-allow-origin', '*')
-        res.setHeader('access-control-expose-headers', EXPOSED)
-      }
-      next()
-    },
-    guard(req, res, next) {
-      const host = req.headers.host
-      if (host !== undefined && boundToLoopback(req) && !trust.hostAllowed(host))
-        return refuse(req, res, forbiddenHost(host))
-      if (!isControl(req.url)) return next()
-      const refused =
-        originRefused(req) ??
-        (isPreflight(req) ? undefined : (tokenRefused(req) ?? mediaTypeRefused(req)))
-      if (refused) return refuse(req, res, refused)
-      next()
-    },
-    preflight(req, res, next) {
-      if (!isPreflight(req)) return next()
-      const requested = req.headers['access-control-request-headers']
-      res.setHeader('access-control-allow-methods', ALLOWED_METHODS)
-      // Headers a client adds of its own (a request id, tracing) are allowed too: a
-      // sandbox that failed a preflight would hide the behaviour the developer came to see.
-      res.setHeader(
-        'access-control-allow-headers',
-        requested ? `${ALLOWED}, ${requested}` : ALLOWED,
-      )
-      res.setHeader('access-control-max-age', '600')
-      res.appendHeader('vary', 'Access-Control-Request-Headers')
-      // Chrome's Private Network Access: a public page calling 127.0.0.1 is asked
-      // about first; only the machine's own and the allowed pages get a yes.
-      const origin = req.headers.origin
-      if (
-        req.headers['access-control-request-private-network'] === 'true' &&
-        origin !== undefined &&
-        trust.originTrusted(origin, ownOrigin(req))
-      ) {
-        res.setHeader('access-control-allow-private-network', 'true')
-      }
-      res.statusCode = 204
-      res.end()
-    },
-  }
-
-  function tokenRefused(req: Request): Failure | undefined {
+  #tokenRefused(req: Request): Failure | undefined {
+    const expected = this.#expected
     if (expected === undefined) return undefined
-    if (given === undefined && boundToLoopback(req)) return undefined
+    if (this.#given === undefined && this.#boundToLoopback(req)) return undefined
     // An empty header is no header (clients send every header configured, set or not).
     const sent = req.headers['x-sandbox-control-token'] || tokenInQuery(req.url)
     if (sent === undefined || sent === '') return controlTokenRequired()
@@ -206,13 +192,63 @@ export function createAccessControl(
     const ok = timingSafeEqual(digest(Array.isArray(sent) ? sent.join() : sent), expected)
     return ok ? undefined : invalidControlToken()
   }
+}
 
-  /** The token a link carries (`/__sandbox/requests?token=...`), for a browser. */
-  function tokenInQuery(url: string): string | undefined {
-    const query = url.indexOf('?')
-    if (query === -1) return undefined
-    return new URLSearchParams(url.slice(query + 1)).get('token') ?? undefined
+function ownOrigin(req: Request) {
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}`
+}
+
+/** The token a link carries (`/__sandbox/requests?token=...`), for a browser. */
+function tokenInQuery(url: string): string | undefined {
+  const query = url.indexOf('?')
+  if (query === -1) return undefined
+  return new URLSearchParams(url.slice(query + 1)).get('token') ?? undefined
+}
+
+/** CORS headers by path and origin (none for the landing page). */
+function setCorsHeaders(rules: AccessRules, req: Request, res: Response): void {
+  const origin = req.headers.origin
+  if (isControl(req.url)) {
+    res.setHeader('vary', 'Origin')
+    if (origin === undefined) {
+      res.setHeader('access-control-allow-origin', '*')
+    } else if (rules.originTrusted(origin, req)) {
+      res.setHeader('access-control-allow-origin', origin)
+      res.setHeader('access-control-expose-headers', EXPOSED)
+    }
+  } else if (!isLandingPage(req.url)) {
+    // The API is public (bearer keys, no cookies): every origin may read it. The
+    // landing page is not: it shows what GET /__sandbox does (the scenario, the
+    // clock, the scenarios the default session defined).
+    res.setHeader('access-control-allow-origin', '*')
+    res.setHeader('access-control-expose-headers', EXPOSED)
   }
+}
+
+/** Answers a CORS preflight that got through the guard: 204 with what may follow. */
+function answerPreflight(rules: AccessRules, req: Request, res: Response): void {
+  const requested = req.headers['access-control-request-headers']
+  res.setHeader('access-control-allow-methods', ALLOWED_METHODS)
+  // Headers a client adds of its own (a request id, tracing) are allowed too: a
+  // sandbox that failed a preflight would hide the behaviour the developer came to see.
+  res.setHeader(
+    'access-control-allow-headers',
+    requested ? `${ALLOWED}, ${requested}` : ALLOWED,
+  )
+  res.setHeader('access-control-max-age', '600')
+  res.appendHeader('vary', 'Access-Control-Request-Headers')
+  // Chrome's Private Network Access: a public page calling 127.0.0.1 is asked
+  // about first; only the machine's own and the allowed pages get a yes.
+  const origin = req.headers.origin
+  if (
+    req.headers['access-control-request-private-network'] === 'true' &&
+    origin !== undefined &&
+    rules.originTrusted(origin, req)
+  ) {
+    res.setHeader('access-control-allow-private-network', 'true')
+  }
+  res.statusCode = 204
+  res.end()
 }
 
 /** Whether a page's link carries the right token (the landing page passes it on). */
