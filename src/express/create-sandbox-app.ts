@@ -8,7 +8,7 @@ import { errorReply, failureOf } from '../core/api-errors.js'
 import { noRoute } from '../core/route-outcome.js'
 import { checkHost, checkTarget } from '../core/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
-import { portOf } from '../core/sandbox-port.js'
+import { portOf, type Port } from '../core/sandbox-port.js'
 import {
   checkAccessOptions,
   createAccessControl,
@@ -105,20 +105,6 @@ export function buildSandboxApp(
     const url = requestUrl(req, 'localhost', '/')
     sendReply(port.refuse(toFetchRequest(req, url), failure, target), res)
   })
-  // Before any routing, for every page of the server: a target or Host that is not one.
-  const checkRequest = (req: Request, res: Response, next: NextFunction) => {
-    const host = req.headers.host
-    const target = originForm(req.url, host)
-    const refused =
-      (host === undefined ? undefined : checkHost(host)) ?? checkTarget(target)
-    if (!refused) return next()
-    const url = requestUrl(
-      req,
-      refused.code === 'invalid_host' ? 'localhost' : (host ?? 'localhost'),
-      '/',
-    )
-    sendReply(port.refuse(toFetchRequest(req, url), refused, target), res)
-  }
   const sandboxMiddleware = buildSandboxMiddleware(
     sandbox,
     adapter.bodyLimit ? { bodyLimit: adapter.bodyLimit } : {},
@@ -135,7 +121,7 @@ export function buildSandboxApp(
   app.use(
     inOrder(
       access.headers,
-      checkRequest,
+      checkRequest(port),
       access.guard,
       access.preflight,
       serveControlDocument,
@@ -143,12 +129,47 @@ export function buildSandboxApp(
     ),
   )
   app.use(refusePageMethods(assets))
+  app.get('/', landingPage(sandbox, access.controlToken, assets))
+  app.get('/openapi.json', serveApiDocument)
+  servePages(app, assets)
+  answerTheRest(app, adapter)
 
-  app.get('/', (req, res) => {
+  Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
+  Object.defineProperty(app, 'controlToken', {
+    value: access.controlToken,
+    enumerable: true,
+  })
+  return app as SandboxApp
+}
+
+/** Before any routing, for every page of the server: a target or Host that is not one. */
+function checkRequest(port: Port) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = req.headers.host
+    const target = originForm(req.url, host)
+    const refused =
+      (host === undefined ? undefined : checkHost(host)) ?? checkTarget(target)
+    if (!refused) return next()
+    const url = requestUrl(
+      req,
+      refused.code === 'invalid_host' ? 'localhost' : (host ?? 'localhost'),
+      '/',
+    )
+    sendReply(port.refuse(toFetchRequest(req, url), refused, target), res)
+  }
+}
+
+/** The overview at `/`, rendered from the sandbox's state at every request. */
+function landingPage(
+  sandbox: Sandbox,
+  controlToken: string | undefined,
+  assets: ReturnType<typeof packageAssets>,
+) {
+  return (req: Request, res: Response) => {
     // A link with the control token (the banner's) passes it on to the page's own links.
     const sent = typeof req.query.token === 'string' ? req.query.token : undefined
     const token =
-      sent !== undefined && tokenMatches(sent, access.controlToken) ? sent : undefined
+      sent !== undefined && tokenMatches(sent, controlToken) ? sent : undefined
     const html = renderLandingPage(sandbox.state(), {
       origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
       ...(token === undefined ? {} : { controlToken: token }),
@@ -164,14 +185,16 @@ export function buildSandboxApp(
       ...pageHeaders({ cache: 'no-store' }),
     })
     res.end(html)
-  })
+  }
+}
 
-  app.get('/openapi.json', serveApiDocument)
-
-  // The pages, built into dist at build time (nothing comes from another host): the
-  // browser demo, the API reference (Swagger UI over /openapi.json) and the request
-  // inspector. The demo may call the API of another sandbox (`?api=`), so its policy
-  // lets it connect to that origin: the server reads the same query the page will.
+/**
+ * The pages, built into dist at build time (nothing comes from another host): the
+ * browser demo, the API reference (Swagger UI over /openapi.json) and the request
+ * inspector. The demo may call the API of another sandbox (`?api=`), so its policy
+ * lets it connect to that origin: the server reads the same query the page will.
+ */
+function servePages(app: Express, assets: ReturnType<typeof packageAssets>): void {
   for (const [path, dir] of [
     ['/demo', assets.demoDir],
     ['/docs', assets.docsDir],
@@ -206,7 +229,10 @@ export function buildSandboxApp(
       }),
     )
   }
+}
 
+/** What no route answered: a 404 naming what the server has; an error: JSON, never HTML. */
+function answerTheRest(app: Express, adapter: SandboxAppAdapterOptions): void {
   app.use((req, res) => {
     sendReply(
       errorReply(
@@ -227,11 +253,4 @@ export function buildSandboxApp(
     if (failure.code === 'internal_error') adapter.onError?.(error)
     sendReply(errorReply(failure), res)
   })
-
-  Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
-  Object.defineProperty(app, 'controlToken', {
-    value: access.controlToken,
-    enumerable: true,
-  })
-  return app as SandboxApp
 }
