@@ -26,7 +26,7 @@ import {
 } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline.js'
 import { toResponse, type Reply } from '../core/reply.js'
-import { portOf } from '../core/sandbox-port.js'
+import { portOf, type Port } from '../core/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { discardBody, drainLimitOf, readBody } from './read-body.js'
 import { TransferBudget } from './transfer-budget.js'
@@ -145,33 +145,20 @@ export function buildSandboxMiddleware(
   adapter: ExpressAdapterOptions,
   internals: MiddlewareInternals = {},
 ): SandboxMiddleware {
-  const limit = checkBodyLimit(adapter.bodyLimit)
-  const { fastPath, overridesEverywhere, untrustedOrigin } = internals
-  const budget = internals.transferBudget ?? new TransferBudget()
-  const port = portOf(sandbox)
-
-  // What the adapter knows of its requests besides the Fetch Request (the body it read,
-  // the path as sent), and the sandbox's reply once the sandbox answered one. The reply
-  // is written as it is (sendReply): the Response msw hands back is only a marker that
-  // the sandbox answered, with no headers or body to build and read again, because Node
-  // 20's undici builds a body stream and a header list for every Response (npm run bench).
-  // Only the sandbox's handler sees these inits, and only this adapter reads the marker.
   const inits = new WeakMap<Request, AdapterInit>()
-  const own = createSandboxHandler(sandbox, {
-    init(request) {
-      const init = inits.get(request)
-      if (init !== undefined) init.reached = true
-      return init
-    },
-    respond(reply, request) {
-      const init = inits.get(request)
-      if (init === undefined) return toResponse(reply, request)
-      init.reply = reply
-      return reply.dropped ? DROPPED : ANSWERED
-    },
-    ...(fastPath ? { define: fastPath.define } : {}),
-  })
-  const ownOnly = [own]
+  const own = sandboxHandler(sandbox, inits, internals.fastPath)
+  const state: Adapter = {
+    sandbox,
+    port: portOf(sandbox),
+    limit: checkBodyLimit(adapter.bodyLimit),
+    budget: internals.transferBudget ?? new TransferBudget(),
+    internals,
+    inits,
+    own,
+    ownOnly: [own],
+  }
+  const { port } = state
+  const { overridesEverywhere } = internals
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const host = req.headers.host
@@ -191,116 +178,192 @@ export function buildSandboxMiddleware(
     if (!owned && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }
-    void answer(req, res, next, url, target, badHost, owned)
-  }
-
-  async function answer(
-    req: ExpressRequest,
-    res: ExpressResponse,
-    next: NextFunction,
-    url: URL,
-    target: string,
-    badHost: Failure | undefined,
-    owned: boolean,
-  ) {
-    let held: AdapterInit | undefined
-    try {
-      if (badHost) {
-        return sendReply(port.refuse(toFetchRequest(req, url), badHost, target), res)
-      }
-      let body: Buffer | undefined
-      if (req.readableEnded || (req as { _body?: boolean })._body) {
-        // A body parser mounted before us consumed the stream: use what it kept.
-        body = parsedBody(req.body)
-      } else if (hasBody(req)) {
-        const taken = bodyLimitOf(req.method, url.pathname, limit)
-        // A large body (an import) holds its bytes while it comes: it waits for room.
-        const declared = Number(req.headers['content-length'])
-        const expected = declared >= 0 && declared <= taken ? declared : taken
-        if (!budget.take(expected)) {
-          // The body is discarded as it comes (nothing held), then the 503 goes out:
-          // answered at once and closed, a client still uploading got EPIPE instead.
-          if (!(await discardBody(req, drainLimitOf(taken))))
-            res.setHeader('connection', 'close')
-          const refused = port.refuse(
-            toFetchRequest(req, url),
-            budget.busy('body'),
-            target,
-          )
-          return sendReply(refused, res)
-        }
-        const read = await readBody(req, taken).finally(() => budget.give(expected))
-        if (!Buffer.isBuffer(read)) {
-          const refused = port.refuse(
-            toFetchRequest(req, url),
-            bodyTooLarge(req.method, url.pathname, limit),
-            target,
-          )
-          if (read.close) res.setHeader('connection', 'close')
-          return sendReply(refused, res)
-        }
-        body = read
-      }
-      // The user's handlers come first and may read the body: then it is in the request.
-      const overrides = sandbox.overrides
-      const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
-      const init: AdapterInit =
-        body === undefined
-          ? { target, url, client: res }
-          : { body, target, url, client: res }
-      if (req.baseUrl) init.mount = req.baseUrl
-      held = init
-      // A large answer (an export, a HAR) takes its room before it is built; only the
-      // control API has one (no closure per /v1 request).
-      if (url.pathname.includes(CONTROL_PATH))
-        init.reserve = (bytes) => {
-          if (bytes < budget.large) return undefined
-          if (!budget.take(bytes)) return budget.busy('answer')
-          init.reserved = (init.reserved ?? 0) + bytes
-          return undefined
-        }
-      const untrusted = untrustedOrigin?.(req)
-      if (untrusted !== undefined) init.untrustedOrigin = untrusted
-      inits.set(request, init)
-      fastPath?.prepare(request)
-      const handlers =
-        overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
-      let response: Response | undefined
-      try {
-        response = await getResponse(handlers as MswRequestHandler[], request)
-      } catch (error) {
-        // The sandbox answers its own failures with an Error body; what throws out of
-        // msw before the sandbox's handler took the request is one of the user's.
-        if (init.reached || overrides.length === 0) throw error
-        port.recordOverride(request, 500)
-        throw new HandlerThrewError(error, request.method, url.pathname)
-      }
-      const { reply } = init
-      if (reply !== undefined) {
-        // A dropped request (docs/faults.md): no answer at all, as a network that failed
-        // gives none. Nothing was written yet (not even the CORS headers, which wait for
-        // writeHead), and the connection goes, keep-alive or not: a client retries on a
-        // new one.
-        if (reply.dropped) return void res.destroy()
-        const reserved = init.reserved
-        init.reserved = undefined
-        return sendReply(reply, res, budget, reserved)
-      }
-      if (!response) return next()
-      port.recordOverride(request, response.status)
-      // A user's handler's HttpResponse.error(): no answer, as for a dropped request.
-      if (response.type === 'error') return void res.destroy()
-      await sendFetchResponse(response, res)
-    } catch (error) {
-      next(error)
-    } finally {
-      // Room taken for an answer that was not sent (an error, a user's handler's answer).
-      if (held?.reserved) budget.give(held.reserved)
-    }
+    void answer(state, req, res, next, url, target, badHost, owned)
   }
 
   Object.defineProperty(middleware, 'sandbox', { value: sandbox, enumerable: true })
   return middleware as SandboxMiddleware
+}
+
+/** What one middleware holds: its sandbox, body limit, transfer budget and handler. */
+interface Adapter {
+  readonly sandbox: Sandbox
+  readonly port: Port
+  /** The largest request body, in bytes. */
+  readonly limit: number
+  readonly budget: TransferBudget
+  readonly internals: MiddlewareInternals
+  /** What the adapter keeps beside each request it handed msw, by its Fetch Request. */
+  readonly inits: WeakMap<Request, AdapterInit>
+  /** The sandbox's own msw handler; `ownOnly`, it alone (no user's handlers). */
+  readonly own: HttpHandler
+  readonly ownOnly: HttpHandler[]
+}
+
+/**
+ * The sandbox's handler as this adapter uses it. What the adapter knows of its requests
+ * besides the Fetch Request (the body it read, the path as sent) is in `inits`, and so
+ * is the sandbox's reply once the sandbox answered one. The reply is written as it is
+ * (sendReply): the Response msw hands back is only a marker that the sandbox answered,
+ * with no headers or body to build and read again, because Node 20's undici builds a
+ * body stream and a header list for every Response (npm run bench). Only the sandbox's
+ * handler sees these inits, and only this adapter reads the marker.
+ */
+function sandboxHandler(
+  sandbox: Sandbox,
+  inits: WeakMap<Request, AdapterInit>,
+  fastPath: MswFastPath | undefined,
+): HttpHandler {
+  return createSandboxHandler(sandbox, {
+    init(request) {
+      const init = inits.get(request)
+      if (init !== undefined) init.reached = true
+      return init
+    },
+    respond(reply, request) {
+      const init = inits.get(request)
+      if (init === undefined) return toResponse(reply, request)
+      init.reply = reply
+      return reply.dropped ? DROPPED : ANSWERED
+    },
+    ...(fastPath ? { define: fastPath.define } : {}),
+  })
+}
+
+/** Answers a request the middleware took: its body read, then msw and the sandbox. */
+async function answer(
+  adapter: Adapter,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  next: NextFunction,
+  url: URL,
+  target: string,
+  badHost: Failure | undefined,
+  owned: boolean,
+) {
+  const { sandbox, port, budget } = adapter
+  let held: AdapterInit | undefined
+  try {
+    if (badHost) {
+      return sendReply(port.refuse(toFetchRequest(req, url), badHost, target), res)
+    }
+    let body: Buffer | undefined
+    if (req.readableEnded || (req as { _body?: boolean })._body) {
+      // A body parser mounted before us consumed the stream: use what it kept.
+      body = parsedBody(req.body)
+    } else if (hasBody(req)) {
+      body = await readRequestBody(adapter, req, res, url, target)
+      if (body === undefined) return
+    }
+    // The user's handlers come first and may read the body: then it is in the request.
+    const overrides = sandbox.overrides
+    const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
+    const init = adapterInit(adapter, req, res, url, target, body)
+    held = init
+    adapter.inits.set(request, init)
+    adapter.internals.fastPath?.prepare(request)
+    const handlers =
+      overrides.length === 0
+        ? adapter.ownOnly
+        : owned
+          ? [...overrides, adapter.own]
+          : overrides
+    let response: Response | undefined
+    try {
+      response = await getResponse(handlers as MswRequestHandler[], request)
+    } catch (error) {
+      // The sandbox answers its own failures with an Error body; what throws out of
+      // msw before the sandbox's handler took the request is one of the user's.
+      if (init.reached || overrides.length === 0) throw error
+      port.recordOverride(request, 500)
+      throw new HandlerThrewError(error, request.method, url.pathname)
+    }
+    const { reply } = init
+    if (reply !== undefined) {
+      // A dropped request (docs/faults.md): no answer at all, as a network that failed
+      // gives none. Nothing was written yet (not even the CORS headers, which wait for
+      // writeHead), and the connection goes, keep-alive or not: a client retries on a
+      // new one.
+      if (reply.dropped) return void res.destroy()
+      const reserved = init.reserved
+      init.reserved = undefined
+      return sendReply(reply, res, budget, reserved)
+    }
+    if (!response) return next()
+    port.recordOverride(request, response.status)
+    // A user's handler's HttpResponse.error(): no answer, as for a dropped request.
+    if (response.type === 'error') return void res.destroy()
+    await sendFetchResponse(response, res)
+  } catch (error) {
+    next(error)
+  } finally {
+    // Room taken for an answer that was not sent (an error, a user's handler's answer).
+    if (held?.reserved) budget.give(held.reserved)
+  }
+}
+
+/**
+ * Reads the request's body within the limit and the transfer budget; undefined when it
+ * was refused (413, or 503 while the budget is taken), the refusal sent already.
+ */
+async function readRequestBody(
+  adapter: Adapter,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  url: URL,
+  target: string,
+): Promise<Buffer | undefined> {
+  const { port, budget, limit } = adapter
+  const taken = bodyLimitOf(req.method, url.pathname, limit)
+  // A large body (an import) holds its bytes while it comes: it waits for room.
+  const declared = Number(req.headers['content-length'])
+  const expected = declared >= 0 && declared <= taken ? declared : taken
+  if (!budget.take(expected)) {
+    // The body is discarded as it comes (nothing held), then the 503 goes out:
+    // answered at once and closed, a client still uploading got EPIPE instead.
+    if (!(await discardBody(req, drainLimitOf(taken))))
+      res.setHeader('connection', 'close')
+    const refused = port.refuse(toFetchRequest(req, url), budget.busy('body'), target)
+    sendReply(refused, res)
+    return undefined
+  }
+  const read = await readBody(req, taken).finally(() => budget.give(expected))
+  if (Buffer.isBuffer(read)) return read
+  const refused = port.refuse(
+    toFetchRequest(req, url),
+    bodyTooLarge(req.method, url.pathname, limit),
+    target,
+  )
+  if (read.close) res.setHeader('connection', 'close')
+  sendReply(refused, res)
+  return undefined
+}
+
+/** What the sandbox's handler reads beside the Fetch Request: the body, the target, ... */
+function adapterInit(
+  adapter: Adapter,
+  req: ExpressRequest,
+  res: ExpressResponse,
+  url: URL,
+  target: string,
+  body: Buffer | undefined,
+): AdapterInit {
+  const { budget } = adapter
+  const init: AdapterInit =
+    body === undefined ? { target, url, client: res } : { body, target, url, client: res }
+  if (req.baseUrl) init.mount = req.baseUrl
+  // A large answer (an export, a HAR) takes its room before it is built; only the
+  // control API has one (no closure per /v1 request).
+  if (url.pathname.includes(CONTROL_PATH))
+    init.reserve = (bytes) => {
+      if (bytes < budget.large) return undefined
+      if (!budget.take(bytes)) return budget.busy('answer')
+      init.reserved = (init.reserved ?? 0) + bytes
+      return undefined
+    }
+  const untrusted = adapter.internals.untrustedOrigin?.(req)
+  if (untrusted !== undefined) init.untrustedOrigin = untrusted
+  return init
 }
 
 /** Whether a request may carry a body the API reads (GET and HEAD bodies are ignored). */
