@@ -59,61 +59,124 @@ export function createStoreWriter(
   opened: OpenedFile,
   options: StoreWriterOptions,
 ): StoreWriter {
-  const folder = dirname(file)
-  const fs = options.fs ?? nodeStoreFs
-  const { notice, onFailure, option } = options
+  return new StateFileWriter(file, opened, options)
+}
+
+/** The writer of one state file: its queue of changes, then the file's bytes. */
+class StateFileWriter implements StoreWriter {
+  readonly #file: string
+  readonly #folder: string
+  readonly #fs: StoreFs
+  readonly #notice: (line: string) => void
+  readonly #onFailure: (error: Error, change: StoreChange) => void
+  readonly #option: PathOption
 
   // The state file, opened by the last rewrite (its temporary file, renamed), and how
   // many of its bytes hold acknowledged data: appends go there.
-  let fd: number | undefined
-  let length = 0
+  #fd: number | undefined
+  #length = 0
   // What must be written before the next append, after a failure left the file behind:
   // the state of a replace that failed, or the acknowledged bytes of a file that could
   // not be cut back after a failed append.
-  let recovery: { state: PersistedState } | 'prefix' | undefined
-  let closed = false
+  #recovery: { state: PersistedState } | 'prefix' | undefined
+  #closed = false
   // The lock, or why there is none (read-only); what read() saw; a restore of a file
   // served read-only, to take up once the lock is.
-  let lock: FileLock | undefined = opened.lock
-  let readOnly: string | undefined = opened.readOnly
-  let readFile: ReadFile | undefined = opened.read
-  const seen = opened.seen
-  let deferred: { read: ReadFile; state: PersistedState } | undefined
+  #lock: FileLock | undefined
+  #readOnly: string | undefined
+  #readFile: ReadFile | undefined
+  readonly #seen: OpenedFile['seen']
+  #deferred: { read: ReadFile; state: PersistedState } | undefined
 
-  const queue: Job[] = []
-  let draining: Promise<void> | undefined
+  readonly #queue: Job[] = []
+  #draining: Promise<void> | undefined
 
-  const schedule = () => {
-    // setImmediate, not a microtask: every create the server parsed in this turn of the
-    // event loop joins the first group.
-    draining ??= new Promise<void>((done) =>
-      setImmediate(() => void drain().finally(done)),
-    ).finally(() => {
-      draining = undefined
-      if (queue.length > 0) schedule()
+  constructor(file: string, opened: OpenedFile, options: StoreWriterOptions) {
+    this.#file = file
+    this.#folder = dirname(file)
+    this.#fs = options.fs ?? nodeStoreFs
+    this.#notice = options.notice
+    this.#onFailure = options.onFailure
+    this.#option = options.option
+    this.#lock = opened.lock
+    this.#readOnly = opened.readOnly
+    this.#readFile = opened.read
+    this.#seen = opened.seen
+  }
+
+  get readOnly(): string | undefined {
+    return this.#readOnly
+  }
+
+  save(state: PersistedState): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({
+        change: { type: 'replace', reason: 'restore', state: () => state },
+        state,
+        resolve,
+        reject,
+      })
+      this.#schedule()
     })
   }
 
-  async function drain() {
+  write(change: StoreChange): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({
+        change,
+        ...(change.type === 'replace' ? { state: change.state() } : {}),
+        resolve,
+        reject,
+      })
+      this.#schedule()
+    })
+  }
+
+  async settled(): Promise<void> {
+    while (this.#draining) await this.#draining
+  }
+
+  async close(): Promise<void> {
+    while (this.#draining) await this.#draining
+    this.#closed = true
+    if (this.#fd !== undefined) await this.#fs.close(this.#fd).catch(ignore)
+    this.#fd = undefined
+    this.#lock?.release()
+    this.#lock = undefined
+  }
+
+  #schedule(): void {
+    // setImmediate, not a microtask: every create the server parsed in this turn of the
+    // event loop joins the first group.
+    this.#draining ??= new Promise<void>((done) =>
+      setImmediate(() => void this.#drain().finally(done)),
+    ).finally(() => {
+      this.#draining = undefined
+      if (this.#queue.length > 0) this.#schedule()
+    })
+  }
+
+  async #drain(): Promise<void> {
+    const queue = this.#queue
     while (queue.length > 0) {
       const first = queue[0] as Job
       if (first.change.type === 'replace') {
         queue.shift()
-        await runReplace(first)
+        await this.#runReplace(first)
         continue
       }
       let end = 1
       while (end < queue.length && queue[end]?.change.type === 'create') end++
-      await runCreates(queue.splice(0, end))
+      await this.#runCreates(queue.splice(0, end))
     }
   }
 
-  async function runReplace(job: Job) {
+  async #runReplace(job: Job): Promise<void> {
     const state = job.state as PersistedState
-    const read = readFile
-    readFile = undefined
+    const read = this.#readFile
+    this.#readFile = undefined
     try {
-      if (closed) throw closedError()
+      if (this.#closed) throw closedError()
       if (
         read &&
         job.change.type === 'replace' &&
@@ -121,43 +184,43 @@ export function createStoreWriter(
         state.pets.length === read.pets
       ) {
         // The restore of the file just read: serve it as it is, written or not.
-        if (readOnly) deferred = { read, state }
-        else await adopt(read, state)
+        if (this.#readOnly) this.#deferred = { read, state }
+        else await this.#adopt(read, state)
         job.resolve()
         return
       }
-      await writable()
-      await rewrite(encodeState(state))
-      recovery = undefined
-      deferred = undefined
+      await this.#writable()
+      await this.#rewrite(encodeState(state))
+      this.#recovery = undefined
+      this.#deferred = undefined
       job.resolve()
     } catch (error) {
       // The next append first writes this state: appending to the old file would mix
       // two states (and ids).
-      recovery = { state }
-      onFailure(error as Error, job.change)
+      this.#recovery = { state }
+      this.#onFailure(error as Error, job.change)
       job.reject(error as Error)
     }
   }
 
-  async function runCreates(jobs: Job[]) {
+  async #runCreates(jobs: Job[]): Promise<void> {
     try {
-      if (closed) throw closedError()
-      await writable()
-      if (recovery) await recover()
-      if (fd === undefined)
+      if (this.#closed) throw closedError()
+      await this.#writable()
+      if (this.#recovery) await this.#recover()
+      if (this.#fd === undefined)
         throw new Error('the state file is not open (no state written yet)')
-      await checkFile(fd)
+      await this.#checkFile(this.#fd)
       let text = ''
       for (const job of jobs) text += encodePet((job.change as StoreCreateChange).pet)
-      await append(Buffer.from(text))
+      await this.#append(Buffer.from(text))
       for (const job of jobs) job.resolve()
     } catch (error) {
       const many =
         jobs.length > 1
           ? ` (${jobs.length} creates written together, all answered 507)`
           : ''
-      onFailure(
+      this.#onFailure(
         Object.assign(new Error(`${(error as Error).message}${many}`), { cause: error }),
         (jobs[0] as Job).change,
       )
@@ -173,11 +236,12 @@ export function createStoreWriter(
    * another program (its size moved), is not written: a 507 says to restart the server
    * to serve what it holds, rather than writing over another's bytes.
    */
-  async function checkFile(open: number) {
-    const opened = await fs.fstat(open)
+  async #checkFile(open: number): Promise<void> {
+    const file = this.#file
+    const opened = await this.#fs.fstat(open)
     let atPath
     try {
-      atPath = await fs.stat(file)
+      atPath = await this.#fs.stat(file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
@@ -186,32 +250,36 @@ export function createStoreWriter(
         'another file was put at its path since this server opened it; restart the server to serve that one (or move it away to keep this server writing its own)',
       )
     if (atPath === undefined) {
-      notice(`${file}: removed while this server ran; written anew from what it holds.`)
-      recovery = 'prefix'
-      await recover()
+      this.#notice(
+        `${file}: removed while this server ran; written anew from what it holds.`,
+      )
+      this.#recovery = 'prefix'
+      await this.#recover()
       return
     }
-    if (opened.size !== length)
+    if (opened.size !== this.#length)
       throw new Error(
-        `another program wrote it while this server ran (${opened.size} bytes where this server wrote ${length}); restart the server to serve what it holds`,
+        `another program wrote it while this server ran (${opened.size} bytes where this server wrote ${this.#length}); restart the server to serve what it holds`,
       )
   }
 
   /** Appends at the end of the acknowledged bytes; on failure, cuts the file back. */
-  async function append(data: Buffer) {
-    const start = length
+  async #append(data: Buffer): Promise<void> {
+    const fs = this.#fs
+    const fd = this.#fd as number
+    const start = this.#length
     try {
-      await writeFully(fs, fd as number, data, start)
-      await fs.fsync(fd as number)
-      length = start + data.byteLength
+      await writeFully(fs, fd, data, start)
+      await fs.fsync(fd)
+      this.#length = start + data.byteLength
     } catch (error) {
       try {
-        await fs.ftruncate(fd as number, start)
-        await fs.fsync(fd as number)
+        await fs.ftruncate(fd, start)
+        await fs.fsync(fd)
       } catch (cut) {
         // The file may end with bytes no one acknowledged: the next write rewrites the
         // acknowledged ones into a new file first.
-        recovery ??= 'prefix'
+        this.#recovery ??= 'prefix'
         throw new Error(
           `${(error as Error).message}; cutting the file back to its acknowledged ${start} bytes failed too (${(cut as Error).message}), so the next write rewrites it first`,
           { cause: error },
@@ -221,23 +289,25 @@ export function createStoreWriter(
     }
   }
 
-  async function recover() {
+  async #recover(): Promise<void> {
+    const recovery = this.#recovery
     if (recovery === 'prefix') {
+      const length = this.#length
       const data = Buffer.allocUnsafe(length)
       let done = 0
       while (done < length) {
-        const read = await fs.read(fd as number, data.subarray(done), done)
+        const read = await this.#fs.read(this.#fd as number, data.subarray(done), done)
         if (read <= 0)
           throw new Error(
             `the state file is shorter than its acknowledged ${length} bytes`,
           )
         done += read
       }
-      await rewrite(data)
+      await this.#rewrite(data)
     } else if (recovery) {
-      await rewrite(encodeState(recovery.state))
+      await this.#rewrite(encodeState(recovery.state))
     }
-    recovery = undefined
+    this.#recovery = undefined
   }
 
   /**
@@ -247,32 +317,35 @@ export function createStoreWriter(
    * serve it: a failure (a full disk) leaves the file as it was, and the next create
    * rewrites it first (answered 507 until that works).
    */
-  async function adopt(read: ReadFile, state: PersistedState) {
+  async #adopt(read: ReadFile, state: PersistedState): Promise<void> {
+    const file = this.#file
+    const fs = this.#fs
+    let fd: number
     try {
       if (read.version === 1) {
-        await rewrite(encodeState(state))
-        notice(
+        await this.#rewrite(encodeState(state))
+        this.#notice(
           `${file}: a petstore-sandbox/state@1 file, rewritten as state@2 (JSON lines).`,
         )
         return
       }
-      fd = await fs.open(file, constants.O_RDWR | O_NOFOLLOW)
-      length = read.bytes
+      fd = this.#fd = await fs.open(file, constants.O_RDWR | O_NOFOLLOW)
+      this.#length = read.bytes
     } catch (error) {
-      recovery = { state }
-      notice(
+      this.#recovery = { state }
+      this.#notice(
         `${file}: served as it is; ${read.version === 1 ? 'rewriting it as state@2' : 'opening it to append'} failed (${(error as Error).message}). The next create rewrites it first, and is answered 507 storage_failed until that works (free disk space).`,
       )
       return
     }
     if (read.unterminated) {
       try {
-        await writeFully(fs, fd, Buffer.from('\n'), length)
+        await writeFully(fs, fd, Buffer.from('\n'), this.#length)
         await fs.fsync(fd)
-        length += 1
+        this.#length += 1
       } catch {
         // The next write rewrites the file first, every line with its newline.
-        recovery = { state }
+        this.#recovery = { state }
       }
     }
     if (!read.torn) return
@@ -281,7 +354,7 @@ export function createStoreWriter(
       await fs.fsync(fd)
     } catch {
       // The torn bytes stay after the acknowledged ones: the next write rewrites these.
-      recovery = 'prefix'
+      this.#recovery = 'prefix'
     }
   }
 
@@ -289,77 +362,40 @@ export function createStoreWriter(
    * Throws unless the store may write: read-only (no lock at start), it tries the lock
    * again, and then takes up the file, if nobody wrote it meanwhile.
    */
-  async function writable() {
-    if (!readOnly) return
-    const taken = lockStateFile(file, option)
+  async #writable(): Promise<void> {
+    if (!this.#readOnly) return
+    const file = this.#file
+    const taken = lockStateFile(file, this.#option)
     if ('readOnly' in taken)
       throw new Error(`the state file is read-only: ${taken.readOnly}`)
-    if (!sameFile(file, seen)) {
+    if (!sameFile(file, this.#seen)) {
       taken.lock.release()
       throw new Error(
         'the state file is read-only: it changed since this server read it (another server wrote it); restart this server to serve what it holds',
       )
     }
-    lock = taken.lock
-    readOnly = undefined
-    notice(`${file}: locked now (${lock.path}); writes go to the file again.`)
+    this.#lock = taken.lock
+    this.#readOnly = undefined
+    this.#notice(`${file}: locked now (${taken.lock.path}); writes go to the file again.`)
     // A replace that failed meanwhile (a reset) is rewritten before the next append:
     // the file as read is no longer the state to take up.
-    if (deferred && !recovery) await adopt(deferred.read, deferred.state)
-    deferred = undefined
+    const deferred = this.#deferred
+    if (deferred && !this.#recovery) await this.#adopt(deferred.read, deferred.state)
+    this.#deferred = undefined
   }
 
   /** The whole file anew (write-anew.ts): appends then go to the new file. */
-  async function rewrite(content: string | Buffer) {
+  async #rewrite(content: string | Buffer): Promise<void> {
     const data = typeof content === 'string' ? Buffer.from(content) : content
-    const renamed = await writeAnew(fs, file, data)
-    const previous = fd
-    fd = renamed
-    length = data.byteLength
-    if (previous !== undefined) await fs.close(previous).catch(ignore)
-    await fsyncFolder(fs, folder)
-  }
-
-  const closedError = () => new Error('the state file is closed (its store was closed)')
-
-  return {
-    get readOnly() {
-      return readOnly
-    },
-    save(state) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({
-          change: { type: 'replace', reason: 'restore', state: () => state },
-          state,
-          resolve,
-          reject,
-        })
-        schedule()
-      })
-    },
-    write(change) {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({
-          change,
-          ...(change.type === 'replace' ? { state: change.state() } : {}),
-          resolve,
-          reject,
-        })
-        schedule()
-      })
-    },
-    async settled() {
-      while (draining) await draining
-    },
-    async close() {
-      while (draining) await draining
-      closed = true
-      if (fd !== undefined) await fs.close(fd).catch(ignore)
-      fd = undefined
-      lock?.release()
-      lock = undefined
-    },
+    const renamed = await writeAnew(this.#fs, this.#file, data)
+    const previous = this.#fd
+    this.#fd = renamed
+    this.#length = data.byteLength
+    if (previous !== undefined) await this.#fs.close(previous).catch(ignore)
+    await fsyncFolder(this.#fs, this.#folder)
   }
 }
+
+const closedError = () => new Error('the state file is closed (its store was closed)')
 
 const ignore = () => {}
