@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw'
 import * as z from 'zod/mini'
-import { SandboxError } from './errors.js'
-import { latencySchema } from './latency.js'
+import { SandboxError } from './common/errors.js'
+import { latencySchema } from './scenarios/latency.js'
 import {
   MAX_COUNT,
   MAX_JOURNAL_BYTES_LIMIT,
@@ -10,14 +10,14 @@ import {
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
-} from './limits.js'
-import type { SandboxOptions } from './sandbox-types.js'
-import { petSchema } from './schemas.js'
-import { LATEST_MS } from './sessions.js'
-import { STATE_FORMAT } from './store.js'
-import { closest } from './suggest.js'
-import { thousands } from './text.js'
-import { quoted, typeName } from './describe-issues.js'
+} from './common/limits.js'
+import type { SandboxOptions } from './world/sandbox-types.js'
+import { petSchema } from './common/schemas.js'
+import { LATEST_MS } from './world/sessions.js'
+import { STATE_FORMAT } from './data/store.js'
+import { closest } from './common/suggest.js'
+import { thousands } from './common/text.js'
+import { quoted, typeName } from './common/describe-issues.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50

@@ -1,6 +1,6 @@
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/http/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
-import { thousands } from '../core/text.js'
+import { thousands } from '../core/common/text.js'
 
 /** What the landing page shows besides the sandbox's state. */
 export interface LandingPageInfo {

@@ -1,4 +1,4 @@
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/http/routes.js'
 import { createPaths, usedComponents } from './document-builder.js'
 import { apiServerUrl, controlServerUrl } from './servers.js'
 

@@ -3,7 +3,7 @@ import {
   API_ROUTES,
   type ApiRoute,
   type ControlRoute,
-} from '../core/routes.js'
+} from '../core/http/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
 import type { Json } from './doc-parts.js'
 import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'
