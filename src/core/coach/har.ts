@@ -1,5 +1,6 @@
 import type { JournalEntry } from './journal.js'
-import { entryChars, utf8Length } from './journal-budget.js'
+import { utf8Length } from '../common/text-bytes.js'
+import { entryChars } from './journal-budget.js'
 import { REQUEST_ID_HEADER } from '../http/reply.js'
 import { joinInSlices, SliceMeter, type Steps } from '../common/slices.js'
 import { SANDBOX_VERSION } from '../common/version.js'

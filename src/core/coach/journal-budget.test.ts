@@ -7,9 +7,8 @@ import {
   JOURNAL_PATH_LIMIT,
   JournalBudget,
   journalPath,
-  textBytes,
-  utf8Length,
 } from './journal-budget.js'
+import { textBytes, utf8Length } from '../common/text-bytes.js'
 import { DEFAULT_MAX_JOURNAL_BYTES } from '../common/limits.js'
 
 const request = (path: string, body?: string): Omit<JournalEntry, 'id'> => ({

@@ -1,4 +1,4 @@
-import type { FindingCode, Severity } from './report-card.js'
+import type { FindingCode, Severity } from './findings.js'
 import { PET_STATUSES } from '../common/schemas.js'
 
 // The words of the report card, in the sandbox's teaching voice: the message says what

@@ -5,48 +5,19 @@ import { failureOf, RetryRuns } from './report-retries.js'
 import { Tallies } from './report-tallies.js'
 
 export { REPORT_EXAMPLES } from './report-tallies.js'
+export {
+  FINDING_CODES,
+  type Finding,
+  type FindingCode,
+  type Severity,
+} from './findings.js'
+import type { Finding, FindingCode, Severity } from './findings.js'
 import { OPERATIONS, type Operation, type Scenario } from '../scenarios/scenarios.js'
 
 // The report card grades the developer's client from every /v1 request of a world
 // since it started or was reset (docs/report-card.md). It is fed once per journalled
 // request and keeps counters, never requests: the journal is bounded and forgets, the
 // card must not, and a world that sees millions of requests must stay small.
-
-/** How serious a finding is: `error` and `warning` are the client's to fix. */
-export type Severity = 'error' | 'warning' | 'info'
-
-/** The codes of the report card (docs/report-card.md), most serious first. */
-export const FINDING_CODES = [
-  'retry_before_retry_after',
-  'api_key_banned',
-  'endpoint_removed',
-  'no_exponential_backoff',
-  'blind_retry',
-  'deprecated_endpoint',
-  'invalid_request',
-  'authentication_failed',
-  'rate_limit_exceeded',
-  'duplicate_create',
-  'unmodelled_endpoint',
-  'connection_dropped',
-] as const
-
-/** A code of {@link FINDING_CODES}. */
-export type FindingCode = (typeof FINDING_CODES)[number]
-
-/** One thing the client did, how often, and what to change. */
-export interface Finding {
-  code: FindingCode
-  severity: Severity
-  /** How many requests showed it. */
-  count: number
-  /** What happened and why it matters in production. */
-  message: string
-  /** What to change in the client. */
-  fix: string
-  /** The ids of the 5 most recent requests that showed it, newest first. */
-  requestIds: number[]
-}
 
 /** What `GET /__sandbox/report`, `sandbox.report()` and `session.report()` answer. */
 export interface Report {

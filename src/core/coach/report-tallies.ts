@@ -1,4 +1,4 @@
-import type { Finding, FindingCode, Severity } from './report-card.js'
+import type { Finding, FindingCode, Severity } from './findings.js'
 import {
   describeFinding,
   describeOthers,

@@ -13,7 +13,13 @@ import {
   type Scenario,
 } from '../scenarios/scenarios.js'
 import { MAX_JOURNAL_SIZE } from '../common/limits.js'
-import { atMostValues, runInSlices, runNow, SliceMeter, type Steps } from '../common/slices.js'
+import {
+  atMostValues,
+  runInSlices,
+  runNow,
+  SliceMeter,
+  type Steps,
+} from '../common/slices.js'
 import { thousands } from '../common/text.js'
 import type { $ZodIssue } from 'zod/v4/core'
 import { STATE_FORMAT } from '../data/store.js'

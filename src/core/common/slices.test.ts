@@ -11,7 +11,12 @@ import {
 } from './json-parse.js'
 import type { JournalEntry } from '../coach/journal.js'
 import { entryChars } from '../coach/journal-budget.js'
-import { createRecords, createSeed, INSERT_SLICE, petTextBytes } from '../data/pet-seed.js'
+import {
+  createRecords,
+  createSeed,
+  INSERT_SLICE,
+  petTextBytes,
+} from '../data/pet-seed.js'
 import { GENERATE_SLICE, generatePets, generatePetsSteps } from '../data/seed.js'
 import type { Pet } from './schemas.js'
 import {

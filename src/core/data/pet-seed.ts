@@ -2,7 +2,7 @@ import { Collection } from '@msw/data'
 import type { PetFixture } from './fixtures.js'
 import { SandboxError } from '../common/errors.js'
 import { petSchema, type Pet } from '../common/schemas.js'
-import { utf8Length } from '../coach/journal-budget.js'
+import { utf8Length } from '../common/text-bytes.js'
 import { nextTurn, runInSlices, runNow, type Steps } from '../common/slices.js'
 
 /**
