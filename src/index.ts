@@ -16,11 +16,11 @@ export type { Scenario, Latency, ForcedError, Operation } from './core/scenarios
 export { SandboxError } from './core/common/errors.js'
 export { StoreWriteError } from './core/data/store.js'
 export type {
-  SandboxStore,
   StoreChange,
   StoreCreateChange,
   StoreReplaceChange,
 } from './core/data/store.js'
+export type { SandboxStore } from './core/world/sandbox-types.js'
 export type { SandboxErrorCode } from './core/common/errors.js'
 export { PET_STATUSES } from './core/common/schemas.js'
 export type { Pet, NewPet, PetStatus, ApiError } from './core/common/schemas.js'

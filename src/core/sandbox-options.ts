@@ -11,7 +11,7 @@ import {
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
 } from './common/limits.js'
-import type { SandboxOptions } from './world/sandbox-types.js'
+import type { Sandbox, SandboxOptions, SandboxStore } from './world/sandbox-types.js'
 import { petSchema } from './common/schemas.js'
 import { LATEST_MS } from './world/sessions.js'
 import { STATE_FORMAT } from './data/store.js'
@@ -282,4 +282,29 @@ export function withoutNulls<Options>(options: Options): Options {
   return Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== null),
   ) as Options
+}
+
+/** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
+const attachedStores = new WeakSet<object>()
+
+/** Gives the store to its new sandbox, which then holds it (`attach`, a file's restore). */
+export function attachStore(store: SandboxStore, sandbox: Sandbox): void {
+  attachedStores.add(store)
+  store.attach?.(sandbox)
+}
+
+/**
+ * The options could not make a sandbox (createSandbox threw, or an entry refused them
+ * before it): their store, given to no sandbox, lets go of what it holds (a file's lock)
+ * and stays usable. Every entry that refuses options calls it; a store's failure to
+ * release is not the caller's error, which is the option's.
+ */
+export function releaseStoreOf(options: unknown): void {
+  const store = (options as { store?: unknown } | null | undefined)?.store
+  if (!store || typeof store !== 'object' || attachedStores.has(store)) return
+  try {
+    ;(store as SandboxStore).release?.()
+  } catch {
+    // The option error is what the caller needs to hear.
+  }
 }

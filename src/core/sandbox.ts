@@ -15,7 +15,9 @@ import {
   DEFAULT_COUNT,
   DEFAULT_JOURNAL_SIZE,
   DEFAULT_SEED,
+  attachStore,
   parsePersistedState,
+  releaseStoreOf,
   withoutNulls,
 } from './sandbox-options.js'
 import { createPipeline } from './pipeline/pipeline.js'
@@ -34,7 +36,7 @@ import {
   isSessionId,
   SessionRegistry,
 } from './world/sessions.js'
-import { attachStore, releaseStoreOf, STATE_FORMAT } from './data/store.js'
+import { STATE_FORMAT } from './data/store.js'
 import { SandboxWorld, type Shared } from './world/world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'

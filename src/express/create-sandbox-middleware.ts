@@ -18,7 +18,7 @@ import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/han
 import { checkHost, targetPath } from '../core/http/request-target.js'
 import { CONTROL_PATH } from '../core/http/routes.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
-import { releaseStoreOf } from '../core/data/store.js'
+import { releaseStoreOf } from '../core/sandbox-options.js'
 import {
   checkAdapterOptionNames,
   checkOptionNames,

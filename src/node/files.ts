@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { SandboxError } from '../core/common/errors.js'
 import { resolveFixtures, type Fixtures } from '../core/data/fixtures.js'
 import type { SandboxOptions } from '../core/sandbox.js'
-import { releaseStoreOf } from '../core/data/store.js'
+import { releaseStoreOf } from '../core/sandbox-options.js'
 import { checkOptionNames } from '../core/sandbox-options.js'
 import { parseScenario, type Scenario } from '../core/scenarios/scenarios.js'
 

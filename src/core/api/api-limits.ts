@@ -43,16 +43,6 @@ function windowKey(world: SandboxWorld, key: string, scenario: Scenario): string
 }
 
 /**
- * Forgets the windows a scenario picked by header kept (one a session defined at run
- * time is gone): a session that defines and removes scenarios under new names would
- * otherwise grow its limiter without end.
- */
-export function forgetScenarioWindows(limiter: RateLimiter, name: string): void {
-  const suffix = `${SCENARIO_MARK}${name}`
-  limiter.forget((key) => key.endsWith(suffix))
-}
-
-/**
  * The rate-limit headers of a request answered before the limiter (a path that is not
  * one, a method the path does not take): a valid key's request counts while its window
  * has room, and the answer stays the refusal (never a 429, nor a step towards a ban);

@@ -1,18 +1,11 @@
-import type { ApiKeysFixture, Plan } from '../data/fixtures.js'
+import type { ApiKeysFixture, KnownKey, Plan } from '../data/fixtures.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { ApiErrorCode } from '../http/api-errors.js'
 import { SandboxError } from '../common/errors.js'
 import { hasOwnName, ownValue } from '../common/own-names.js'
 import { scenarioSource } from '../scenarios/scenarios.js'
 
-export interface KnownKey {
-  key: string
-  planName: string
-  plan: Plan
-  expired: boolean
-  /** The scenario a scenario key selects (a scenario file's `keys`). */
-  scenario?: string
-}
+export type { KnownKey } from '../data/fixtures.js'
 
 export type AuthResult =
   | { ok: true; key: KnownKey }

@@ -130,3 +130,13 @@ export function resolveFixtures(
     pets,
   }
 }
+
+/** A demo key as the sandbox indexes it (auth.ts `createKeyIndex`). */
+export interface KnownKey {
+  key: string
+  planName: string
+  plan: Plan
+  expired: boolean
+  /** The scenario a scenario key selects (a scenario file's `keys`). */
+  scenario?: string
+}

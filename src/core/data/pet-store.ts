@@ -20,7 +20,6 @@ import {
   STATE_FORMAT,
   StoreWriteError,
   type PersistedState,
-  type SandboxStore,
   type StoreChange,
   type StoreReplaceChange,
 } from './store.js'
@@ -28,7 +27,8 @@ import type { MovedPet, PetData } from './pet-data.js'
 
 /** Where a store writes its changes, and what it writes beside the pets. */
 export interface PetPersistence {
-  store: SandboxStore
+  /** The sandbox's store (option `store`): the pets' changes go through its `write`. */
+  store: { write(change: StoreChange): void | Promise<void> }
   seed: number
   count: number
 }

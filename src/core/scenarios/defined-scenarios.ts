@@ -2,7 +2,19 @@ import { SandboxError } from '../common/errors.js'
 import { StorageFullError } from '../data/pet-quota.js'
 import type { Scenario } from './scenarios.js'
 import { thousands } from '../common/text.js'
-import type { Shared } from '../world/world.js'
+import type { PetQuota } from '../data/pet-quota.js'
+import type { ScenarioRegistry } from './scenario-registry.js'
+
+/** What defining scenarios needs of the sandbox (the world passes its owner). */
+export interface DefinitionHost {
+  /** Validates a scenario definition (`source` is named in errors), as files are. */
+  parseDefinition(definition: unknown, source: string): Scenario
+  readonly registry: ScenarioRegistry
+  /** Every world of the sandbox counts its created pets here. */
+  readonly quota: PetQuota
+  /** The sandbox's count (option `count`). */
+  readonly count: number
+}
 
 /** The most scenarios one world may define at run time (PUT /__sandbox/scenarios/{name}). */
 export const MAX_DEFINED_SCENARIOS = 20
@@ -15,10 +27,10 @@ export const MAX_DEFINED_SCENARIOS = 20
  * active scenario, the pets of a scenario redefined).
  */
 export class DefinedScenarios {
-  readonly #shared: Pick<Shared, 'parseDefinition' | 'registry' | 'quota' | 'count'>
+  readonly #shared: DefinitionHost
   readonly #byName = new Map<string, Scenario>()
 
-  constructor(shared: Pick<Shared, 'parseDefinition' | 'registry' | 'quota' | 'count'>) {
+  constructor(shared: DefinitionHost) {
     this.#shared = shared
   }
 

@@ -261,3 +261,13 @@ export function rateLimitHeaders(
     'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)),
   }
 }
+
+/**
+ * Forgets the windows a scenario picked by header kept (one a session defined at run
+ * time is gone): a session that defines and removes scenarios under new names would
+ * otherwise grow its limiter without end.
+ */
+export function forgetScenarioWindows(limiter: RateLimiter, name: string): void {
+  const suffix = `${SCENARIO_MARK}${name}`
+  limiter.forget((key) => key.endsWith(suffix))
+}

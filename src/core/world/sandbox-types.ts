@@ -11,7 +11,7 @@ import type { Report } from '../coach/report-card.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Latency, Scenario } from '../scenarios/scenarios.js'
 import type { SessionExport } from '../coach/session-export.js'
-import type { PersistedState, SandboxStore } from '../data/store.js'
+import type { PersistedState, StoreChange } from '../data/store.js'
 
 // The public types of a sandbox and its worlds (createSandbox is in sandbox.ts).
 
@@ -282,4 +282,48 @@ export interface Sandbox extends World {
    * @see docs/persistence.md#a-file-store-in-code
    */
   close(): Promise<void>
+}
+
+/**
+ * Where a sandbox keeps its default data beyond memory (the CLI's `--persist` file is
+ * one). The sandbox writes every change through it, after applying it in memory, in the
+ * order of the changes, and waits for it:
+ * - a create is answered 201 only once `write` returns (or its promise resolves); if it
+ *   throws or rejects, the pet is removed again, never listed nor served, and the request
+ *   is answered 507 `storage_failed`. Its id is not reused.
+ * - `reset()`, `reloadFixtures()` and `importState()` write a `replace`; if that fails,
+ *   they reject with a {@link StoreWriteError} (the data in memory is changed anyway).
+ *
+ * `state()` reads the data when it is called: it may hold pets whose own create is still
+ * being written, never one whose write failed before. A store that writes whole
+ * snapshots must therefore write them in the order it received them (a synchronous
+ * `write` does). Only the default data goes through the store: datasets of scenarios
+ * (such as `empty-store`) and sessions live in memory.
+ *
+ * @example
+ * const changes: StoreChange[] = []
+ * const sandbox = createSandbox({ store: { write: (change) => void changes.push(change) } })
+ * @see docs/persistence.md#persistence-stores
+ */
+export interface SandboxStore {
+  write(change: StoreChange): void | Promise<void>
+  /**
+   * Called once by `createSandbox`, with the new sandbox, before it is returned: a store
+   * that holds data brings it back here (`sandbox.importState`, which requests wait
+   * for). Throwing makes `createSandbox` throw. `createFileStore` (petstore-sandbox/node)
+   * restores its file here, and refuses a second sandbox.
+   */
+  attach?(sandbox: Sandbox): void
+  /**
+   * Called by a `createSandbox` that throws (a bad option) before any sandbox took the
+   * store: let go of what it holds (a file's lock) and stay usable, so the corrected
+   * call, with this store or a new one on the same file, can take it. The store stays
+   * the caller's: `createSandbox` never closes a store it did not attach.
+   */
+  release?(): void
+  /**
+   * Waits for the writes under way, then releases what the store holds (a file's lock);
+   * `sandbox.close()` calls it.
+   */
+  close?(): Promise<void>
 }
