@@ -12,7 +12,12 @@ export {
   SCENARIO_NAMES,
   OPERATIONS,
 } from './core/scenarios/scenarios.js'
-export type { Scenario, Latency, ForcedError, Operation } from './core/scenarios/scenarios.js'
+export type {
+  Scenario,
+  Latency,
+  ForcedError,
+  Operation,
+} from './core/scenarios/scenarios.js'
 export { SandboxError } from './core/common/errors.js'
 export { StoreWriteError } from './core/data/store.js'
 export type {

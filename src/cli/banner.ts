@@ -1,4 +1,5 @@
-import { CONTROL_PATH, CONTROL_ROUTES } from '../core/http/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import { BOLD, CYAN, DIM, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'

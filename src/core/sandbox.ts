@@ -22,9 +22,18 @@ import {
 } from './sandbox-options.js'
 import { createPipeline } from './pipeline/pipeline.js'
 import { registerPort } from './pipeline/sandbox-port.js'
-import type { Sandbox, SandboxOptions, SandboxState, World } from './world/sandbox-types.js'
+import type {
+  Sandbox,
+  SandboxOptions,
+  SandboxState,
+  World,
+} from './world/sandbox-types.js'
 import { ScenarioRegistry } from './scenarios/scenario-registry.js'
-import { BUILT_IN_SCENARIOS, parseScenario, type Scenario } from './scenarios/scenarios.js'
+import {
+  BUILT_IN_SCENARIOS,
+  parseScenario,
+  type Scenario,
+} from './scenarios/scenarios.js'
 import { generatePetsSteps } from './data/seed.js'
 import type { Steps } from './common/slices.js'
 import { createSessionCarrying } from './world/session-carry.js'
@@ -366,6 +375,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
       worldOf,
       sandbox,
       nextRequestId: () => ++lastRequestId,
+      carrying: carryingInternals,
     }),
     useOverrides(handlers) {
       overrides = checkOverrides(handlers, 'useOverrides()')

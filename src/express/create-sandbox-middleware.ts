@@ -16,7 +16,7 @@ import { quoted } from '../core/common/describe-issues.js'
 import { SandboxError } from '../core/common/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/handlers.js'
 import { checkHost, targetPath } from '../core/http/request-target.js'
-import { CONTROL_PATH } from '../core/http/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
 import { releaseStoreOf } from '../core/sandbox-options.js'
 import {

@@ -8,9 +8,16 @@ import {
 } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import { errorReply, fail, type ApiErrorCode, type Failure } from '../core/http/api-errors.js'
+import {
+  errorReply,
+  fail,
+  type ApiErrorCode,
+  type Failure,
+} from '../core/http/api-errors.js'
 import { type HeaderMap, type Reply } from '../core/http/reply.js'
-import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/http/routes.js'
+import { allowedMethods } from '../core/http/router.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import { quoted } from '../core/common/describe-issues.js'
 import { SandboxError } from '../core/common/errors.js'
 import type { Sandbox } from '../core/sandbox.js'

@@ -5,7 +5,9 @@ import { API_ERROR_CODES, API_ERROR_STATUS } from '../core/http/api-errors.js'
 import type { ClockState } from '../core/data/clock.js'
 import type { JournalEntry } from '../core/coach/journal.js'
 import type { Report } from '../core/coach/report-card.js'
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/http/routes.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import {
   apiErrorSchema,

@@ -5,9 +5,7 @@ import { hasOwnName, ownValue } from '../common/own-names.js'
 import {
   DEFAULT_BAN,
   limitWindow,
-  SCENARIO_MARK,
   type RateLimitDecision,
-  type RateLimiter,
   type RateLimitPolicy,
 } from '../world/rate-limit.js'
 import type { HeaderMap } from '../http/reply.js'

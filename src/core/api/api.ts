@@ -12,13 +12,8 @@ import { checkLimit, countWhileRoom, peekHeaders } from './api-limits.js'
 import { errorReply, fail, Failure } from '../http/api-errors.js'
 import { droppedReply, jsonReply, type HeaderMap, type Reply } from '../http/reply.js'
 import { answerRoute, methodNotAllowed } from '../http/route-outcome.js'
-import {
-  API_ROUTES,
-  createRouter,
-  listEndpoints,
-  type ApiRoute,
-  type RouteMatch,
-} from '../http/routes.js'
+import { API_ROUTES, type ApiRoute } from './routes.js'
+import { createRouter, listEndpoints, type RouteMatch } from '../http/router.js'
 import { delay, type ClientConnection } from '../scenarios/latency.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import type { SandboxWorld } from '../world/world.js'

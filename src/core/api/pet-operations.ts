@@ -1,6 +1,7 @@
 import { fail, forcedFailure, type Failure } from '../http/api-errors.js'
 import { GET_PET_SUNSET } from './deprecation.js'
-import { API_ROUTES, listEndpoints, type Answer, type ApiCall } from '../http/routes.js'
+import type { Answer } from '../http/router.js'
+import type { ApiCall } from './api-call.js'
 import type { Operation } from '../scenarios/scenarios.js'
 import { howToLeave } from './auth.js'
 import { bodyTypeRefused } from '../http/media-type.js'
@@ -81,14 +82,6 @@ export async function getPet(call: ApiCall): Promise<Answer> {
     )
   }
   return { status: 200, body: pet }
-}
-
-/** `GET /store/orders`: mentioned by the seed, its shape not shown, so not modelled. */
-export function listOrders({ apiBase }: ApiCall): Answer {
-  return fail(
-    'not_implemented',
-    `GET ${apiBase}/store/orders is mentioned by the API but its shape is not published, so the sandbox does not model it. Use ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}.`,
-  )
 }
 
 /** The failure a scenario forces on an operation (after validation, before the data). */

@@ -1,4 +1,9 @@
-import { newPetSchema, PET_STATUSES, type NewPet, type PetStatus } from '../common/schemas.js'
+import {
+  newPetSchema,
+  PET_STATUSES,
+  type NewPet,
+  type PetStatus,
+} from '../common/schemas.js'
 import { describeIssues, typeName } from '../common/describe-issues.js'
 import { truncate } from '../common/text.js'
 

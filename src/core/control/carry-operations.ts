@@ -1,10 +1,13 @@
 import { fail, Failure } from '../http/api-errors.js'
 import { SandboxError } from '../common/errors.js'
-import type { Answer, ControlCall } from '../http/routes.js'
+import type { Answer } from '../http/router.js'
+import type { ControlCall } from './control-call.js'
 import { MAX_SESSION_IMPORT_BYTES } from '../common/limits.js'
-import { CONTROL_PATH } from '../http/routes.js'
-import { portOf } from '../pipeline/sandbox-port.js'
-import { checkSessionExportInSlices, SESSION_EXPORT_FIX } from '../coach/session-import.js'
+import { CONTROL_PATH } from './control-call.js'
+import {
+  checkSessionExportInSlices,
+  SESSION_EXPORT_FIX,
+} from '../coach/session-import.js'
 import { thousands } from '../common/text.js'
 
 // The control operations that carry a session out (`GET /__sandbox/export`,
@@ -16,23 +19,23 @@ import { thousands } from '../common/text.js'
  * (and is not made by the read).
  */
 export async function exportSession({
-  sandbox,
+  carrying,
   session,
   reserve,
 }: ControlCall): Promise<Answer> {
   // Built in slices, once the server has room for its size.
-  const text = await portOf(sandbox).carrying.exportTextOf(session(), reserve)
+  const text = await carrying.exportTextOf(session(), reserve)
   return text instanceof Failure ? text : { status: 200, body: text }
 }
 
 /** `GET /__sandbox/requests.har`: its journal as HAR 1.2, on the request's own origin. */
 export async function exportHar({
-  sandbox,
+  carrying,
   session,
   url,
   reserve,
 }: ControlCall): Promise<Answer> {
-  const text = await portOf(sandbox).carrying.harTextOf(session(), url.origin, reserve)
+  const text = await carrying.harTextOf(session(), url.origin, reserve)
   return text instanceof Failure ? text : { status: 200, body: text }
 }
 
@@ -42,7 +45,7 @@ export async function exportHar({
  * when it is live, 400 `validation_failed` naming the field of `from`.
  */
 export async function importSession(
-  { sandbox }: ControlCall,
+  { sandbox, carrying }: ControlCall,
   id: string,
   from: unknown,
 ): Promise<{ created: true } | Failure> {
@@ -54,7 +57,6 @@ export async function importSession(
     )
   const live = exists()
   if (live) return live
-  const { carrying } = portOf(sandbox)
   // In slices: other requests are answered meanwhile.
   const checked = await checkSessionExportInSlices(from, {
     root: 'from',

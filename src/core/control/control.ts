@@ -4,8 +4,11 @@ import type { JournalEntry } from '../coach/journal.js'
 import { bodyTypeRefused, CONTROL_BODY } from '../http/media-type.js'
 import { jsonReply, type Reply } from '../http/reply.js'
 import { answerRoute } from '../http/route-outcome.js'
-import { CONTROL_PATH, CONTROL_ROUTES, createRouter, listEndpoints } from '../http/routes.js'
+import { CONTROL_PATH } from './control-call.js'
+import { CONTROL_ROUTES } from './routes.js'
+import { createRouter, listEndpoints } from '../http/router.js'
 import type { Sandbox } from '../world/sandbox-types.js'
+import type { CarryingInternals } from '../world/session-carry.js'
 
 const routeControl = createRouter(CONTROL_ROUTES)
 
@@ -20,6 +23,8 @@ export interface ControlRequest {
   session(): SandboxWorld
   /** A journal entry by request id, from whichever session holds it. */
   findRequest(id: number): JournalEntry | undefined
+  /** How the sandbox carries sessions out and in (the export, the HAR, an import). */
+  carrying: CarryingInternals
   /** Room for a large answer, before it is built (HandleInit `reserve`). */
   reserve?: (bytes: number) => Failure | undefined
 }
@@ -30,7 +35,7 @@ export interface ControlRequest {
  */
 export async function handleControlRequest(
   sandbox: Sandbox,
-  { request, url, rest, body, session, findRequest, reserve }: ControlRequest,
+  { request, url, rest, body, session, findRequest, carrying, reserve }: ControlRequest,
 ): Promise<Reply> {
   const method = request.method.toUpperCase()
   const found = routeControl(method, rest === '/' ? '' : rest)
@@ -51,6 +56,7 @@ export async function handleControlRequest(
     (route, params) =>
       route.resolve({
         sandbox,
+        carrying,
         session,
         findRequest,
         request,

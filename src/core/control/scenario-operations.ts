@@ -1,7 +1,8 @@
 import { fail, Failure } from '../http/api-errors.js'
 import { decodeParam } from '../http/request-target.js'
 import { readJson } from './control-operations.js'
-import type { Answer, ControlCall } from '../http/routes.js'
+import type { Answer } from '../http/router.js'
+import type { ControlCall } from './control-call.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 
 // Scenarios defined at run time (CONTRACT "Scenarios defined at run time"): per session,

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { Failure } from './api-errors.js'
 import { checkTarget, decodeParam, targetPath } from './request-target.js'
-import { allowedMethods, API_ROUTES, CONTROL_ROUTES, createRouter } from './routes.js'
+import { allowedMethods, createRouter } from './router.js'
+import { API_ROUTES } from '../api/routes.js'
+import { CONTROL_ROUTES } from '../control/routes.js'
 
 describe('checkTarget', () => {
   test.each([

@@ -1,5 +1,5 @@
 import { fail, failureOf, type Failure } from './api-errors.js'
-import type { Answer, RouteMatch } from './routes.js'
+import type { Answer, RouteMatch } from './router.js'
 import { truncate } from '../common/text.js'
 
 /**

@@ -1,7 +1,7 @@
 import { http, HttpHandler, type RequestHandler } from 'msw'
 import { toResponse, type Reply } from '../http/reply.js'
 import { basePattern } from '../http/base-url.js'
-import { CONTROL_PATH } from '../http/routes.js'
+import { CONTROL_PATH } from '../control/control-call.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import type { HandleInit } from './pipeline.js'
 import { portOf } from './sandbox-port.js'

@@ -7,7 +7,7 @@ import { handleControlRequest } from '../control/control.js'
 import { REQUEST_ID_HEADER, type HeaderMap, type Reply } from '../http/reply.js'
 import { checkTarget, targetPath } from '../http/request-target.js'
 import { forbiddenSessionOrigin } from '../http/request-trust.js'
-import { CONTROL_PATH } from '../http/routes.js'
+import { CONTROL_PATH } from '../control/control-call.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import {
   DEFAULT_SESSION,
@@ -16,6 +16,7 @@ import {
   type SessionRegistry,
 } from '../world/sessions.js'
 import type { SandboxWorld } from '../world/world.js'
+import type { CarryingInternals } from '../world/session-carry.js'
 import type { ClientConnection } from '../scenarios/latency.js'
 
 /** What the pipeline reads of its sandbox. */
@@ -30,6 +31,8 @@ export interface PipelineHost {
   readonly sandbox: Sandbox
   /** The next request id: one counter for every world of the sandbox. */
   nextRequestId(): number
+  /** How the sandbox carries sessions out and in (the control API's export, HAR, import). */
+  readonly carrying: CarryingInternals
 }
 
 /** What a transport knows of a request besides the Fetch Request. */
@@ -231,6 +234,7 @@ export function createPipeline(host: PipelineHost) {
       })
     } else {
       reply = await handleControlRequest(host.sandbox, {
+        carrying: host.carrying,
         request,
         url,
         rest: (scope.control as { rest: string }).rest,
