@@ -26,6 +26,7 @@ import {
 } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline/pipeline.js'
 import { toResponse, type Reply } from '../core/http/reply.js'
+import type { Scope } from '../core/pipeline/pipeline.js'
 import { portOf } from '../core/pipeline/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { discardBody, drainLimitOf, readBody } from './read-body.js'
@@ -187,11 +188,11 @@ export function buildSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const owned = port.owns(url, target)
-    if (!owned && !(overridesEverywhere && sandbox.overrides.length > 0)) {
+    const scope = port.scope(url, target)
+    if (!scope && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }
-    void answer(req, res, next, url, target, badHost, owned)
+    void answer(req, res, next, url, target, badHost, scope)
   }
 
   async function answer(
@@ -201,7 +202,7 @@ export function buildSandboxMiddleware(
     url: URL,
     target: string,
     badHost: Failure | undefined,
-    owned: boolean,
+    scope: Scope | undefined,
   ) {
     let held: AdapterInit | undefined
     try {
@@ -248,6 +249,7 @@ export function buildSandboxMiddleware(
         body === undefined
           ? { target, url, client: res }
           : { body, target, url, client: res }
+      if (scope) init.scope = scope
       if (req.baseUrl) init.mount = req.baseUrl
       held = init
       // A large answer (an export, a HAR) takes its room before it is built; only the
@@ -264,7 +266,7 @@ export function buildSandboxMiddleware(
       inits.set(request, init)
       fastPath?.prepare(request)
       const handlers =
-        overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
+        overrides.length === 0 ? ownOnly : scope ? [...overrides, own] : overrides
       let response: Response | undefined
       try {
         response = await getResponse(handlers as MswRequestHandler[], request)

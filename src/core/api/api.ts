@@ -54,7 +54,7 @@ function describe(
     path: journalPath(target),
     scenario: world.activeScenario().name,
   }
-  if (world.session !== undefined) entry.session = world.session
+  if (world.sessionId !== undefined) entry.session = world.sessionId
   if (route) entry.operation = route.operationId
   if (route?.deprecated) entry.deprecated = true
   const headers = journalHeaders(request.headers)
@@ -218,7 +218,7 @@ function unanswered(
   const requested = requestedScenario(request)
   const scenario =
     (requested && world.findScenario(requested)) || keyedScenario(world, authorization)
-  const auth = authenticate(authorization, world.keys, scenario, world.session)
+  const auth = authenticate(authorization, world.keys, scenario, world.sessionId)
   entry.scenario = scenario.name
   if (auth.key) Object.assign(entry, { key: auth.key.key, plan: auth.key.planName })
   return { entry, extraHeaders, scenario, auth }
@@ -300,7 +300,7 @@ async function answer(
 ): Promise<Reply> {
   const { request } = call
   const now = world.clock.now()
-  const auth = authenticate(call.authorization, world.keys, scenario, world.session)
+  const auth = authenticate(call.authorization, world.keys, scenario, world.sessionId)
   if (found.kind === 'method-not-allowed') {
     // Before authentication, as a gateway routes before it asks for a key: `TRACE
     // /v1/pets` is 405 with Allow whatever the key (it was 401 without one). A valid
