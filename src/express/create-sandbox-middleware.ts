@@ -100,6 +100,12 @@ export interface MiddlewareInternals {
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
   /** The budget of large transfers (tests give a small one); default, one of its own. */
   transferBudget?: TransferBudget
+  /**
+   * The standalone app refused every Host and target that is not one before any of its
+   * pages (create-sandbox-app.ts `checkRequest`): neither is checked again here, nor by
+   * the pipeline (Pipeline `scope`).
+   */
+  requestChecked?: boolean
 }
 
 /** Options of the Express adapter itself. */
@@ -147,7 +153,7 @@ export function buildSandboxMiddleware(
   internals: MiddlewareInternals = {},
 ): SandboxMiddleware {
   const limit = checkBodyLimit(adapter.bodyLimit)
-  const { fastPath, overridesEverywhere, untrustedOrigin } = internals
+  const { fastPath, overridesEverywhere, untrustedOrigin, requestChecked } = internals
   const budget = internals.transferBudget ?? new TransferBudget()
   const port = portOf(sandbox)
 
@@ -178,7 +184,7 @@ export function buildSandboxMiddleware(
     const host = req.headers.host
     const target = originForm(req.url, host)
     // A Host that is not one must not take part in the URL: it could move the path.
-    const badHost = host === undefined ? undefined : checkHost(host)
+    const badHost = host === undefined || requestChecked ? undefined : checkHost(host)
     // A target that is not a path (`*`, another host's URL) is refused by the core when
     // its path is the sandbox's: the URL, which msw matches on, gets only that path.
     const path = target.charCodeAt(0) === 47 ? target : targetPath(target)
@@ -188,7 +194,7 @@ export function buildSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const scope = port.scope(url, target)
+    const scope = port.scope(url, target, requestChecked)
     if (!scope && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }

@@ -112,15 +112,19 @@ export class Pipeline {
    * body and hands it to `handle` (HandleInit `scope`). A target that fails
    * `checkTarget` (as sent, before any routing) is the sandbox's to refuse when either
    * reading of its path, as sent or as the URL parser normalised it, is under one of its
-   * base paths.
+   * base paths. `checked`: the server refused every target that is not one already.
    */
-  scope(url: URL, target = `${url.pathname}${url.search}`): Scope | undefined {
+  scope(
+    url: URL,
+    target = `${url.pathname}${url.search}`,
+    checked = false,
+  ): Scope | undefined {
     const { bases } = this.#host
     const api = matchBase(bases, url.origin, url.pathname, (base) => base.path)
     const control = api
       ? undefined
       : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
-    const unsafe = checkTarget(target)
+    const unsafe = checked ? undefined : checkTarget(target)
     if (!unsafe) {
       if (api) return { api, kind: 'api' }
       return control ? { control, kind: 'control' } : undefined
@@ -142,7 +146,25 @@ export class Pipeline {
         id,
       )
     }
-    return withId(await this.#answer(request, url, scope, init, target, id), id)
+    const selection = this.#selectionOf(request)
+    if (selection instanceof Failure) {
+      const reply = this.#refuseIn(
+        scope.kind,
+        request,
+        selection,
+        target,
+        id,
+        false,
+        selection,
+      )
+      return withId(reply, id)
+    }
+    const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+    const answered = scope.api
+      ? await this.#answerApi(request, url, scope.api, init, target, id, selection, body)
+      : await this.#answerControl(request, url, scope, init, selection, body)
+    if (answered.created) answered.reply.headers[SESSION_CREATED_HEADER] = 'true'
+    return withId(answered.reply, id)
   }
 
   /**
@@ -258,26 +280,6 @@ export class Pipeline {
       authorization: named.authorization,
       counted: counted && named.world !== undefined,
     })
-  }
-
-  async #answer(
-    request: Request,
-    url: URL,
-    scope: Scope,
-    init: HandleInit,
-    target: string,
-    id: number,
-  ): Promise<Reply> {
-    const selection = this.#selectionOf(request)
-    if (selection instanceof Failure) {
-      return this.#refuseIn(scope.kind, request, selection, target, id, false, selection)
-    }
-    const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
-    const answered = scope.api
-      ? await this.#answerApi(request, url, scope.api, init, target, id, selection, body)
-      : await this.#answerControl(request, url, scope, init, selection, body)
-    if (answered.created) answered.reply.headers[SESSION_CREATED_HEADER] = 'true'
-    return answered.reply
   }
 
   async #answerApi(

@@ -21,8 +21,9 @@ export interface Port {
    * Which scope of the sandbox's this URL is in (`target`: the path and query as sent),
    * undefined when `handle` would not answer it: the decision a server adapter makes
    * before it reads a body, handed to `handle` (HandleInit `scope`) so it is made once.
+   * `checked`: the server refused every target that is not one already.
    */
-  scope(url: URL, target?: string): Scope | undefined
+  scope(url: URL, target?: string, checked?: boolean): Scope | undefined
   /**
    * The answer to a request a server refused before the API read it (a body over its
    * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
