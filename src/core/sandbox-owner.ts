@@ -31,6 +31,7 @@ import { BUILT_IN_SCENARIOS, parseScenario } from './scenarios/scenarios.js'
 import type { SandboxOptions, SandboxState } from './world/sandbox-types.js'
 import {
   createSessionCarrying,
+  type CarrySandbox,
   type CarryingInternals,
   type SessionCarrying,
 } from './world/session-carry.js'
@@ -56,11 +57,13 @@ interface SeedShelf<Key> {
  * sandbox). Worlds, the pipeline and session carrying get this object (each reads it
  * through the narrow interface it declares: WorldHost, SandboxHost, PipelineHost).
  */
-export class SandboxOwner implements SandboxHost, PipelineHost {
+export class SandboxOwner implements SandboxHost, PipelineHost, CarrySandbox {
   readonly seed: number
   readonly count: number
   readonly maxPets: number | undefined
   readonly bases: ApiBase[]
+  /** The origin `exportHar` puts the journal's paths on when the caller names none. */
+  readonly origin: string
   readonly registry = new ScenarioRegistry(BUILT_IN_SCENARIOS)
   readonly latency: Latency | undefined
   readonly clockOptions: ClockOptions | undefined
@@ -96,6 +99,8 @@ export class SandboxOwner implements SandboxHost, PipelineHost {
     this.maxPets = options.maxPets
     this.#fixtures = resolveFixtures(options.fixtures, undefined, this.maxPets)
     this.bases = parseBaseUrls(options.baseUrl)
+    this.origin =
+      this.bases.find((base) => base.origin !== undefined)?.origin ?? 'http://localhost'
     this.#startup = this.#loadScenarios(options)
     this.#keys = this.#indexKeys()
     this.#overrides = checkOverrides(options.handlers ?? [], 'options.handlers')
@@ -122,19 +127,7 @@ export class SandboxOwner implements SandboxHost, PipelineHost {
       ? { store: options.store, seed: this.seed, count: this.count }
       : undefined
     this.main = new DefaultSandbox(this, persistence)
-    const { internals, ...carrying } = createSessionCarrying({
-      seed: this.seed,
-      count: this.count,
-      maxPets: this.maxPets,
-      registry: this.registry,
-      origin:
-        this.bases.find((base) => base.origin !== undefined)?.origin ??
-        'http://localhost',
-      main: this.main,
-      sessions: this.sessions,
-      worldOf: (id) => this.worldOf(id),
-      face: (world) => world,
-    })
+    const { internals, ...carrying } = createSessionCarrying(this)
     this.carrying = internals
     this.sessionCarrying = carrying
   }

@@ -21,7 +21,7 @@ import {
 import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
 import type { SandboxWorld } from './world.js'
 
-/** What carrying sessions reads of the sandbox. */
+/** What carrying sessions reads of the sandbox (its owner, SandboxOwner, hands itself in). */
 export interface CarrySandbox {
   readonly seed: number
   readonly count: number
@@ -32,7 +32,6 @@ export interface CarrySandbox {
   readonly main: SandboxWorld
   readonly sessions: SessionRegistry<SandboxWorld>
   worldOf(id: string): { world: SandboxWorld; created: boolean }
-  face(world: SandboxWorld): World
 }
 
 /** The sandbox's methods that carry a session out and in (see {@link Sandbox}). */
@@ -190,7 +189,7 @@ async function importChecked(
     else if (created) sandbox.sessions.delete(id)
     throw error
   }
-  return sandbox.face(world)
+  return world
 }
 
 /** What an export of `world` holds, its pets given as `pets`. */
