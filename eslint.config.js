@@ -1,12 +1,12 @@
 import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import rooms from './scripts/eslint-rooms.js'
 
-// Boundaries between the folders of src (docs/design.md). Each folder's files sit
-// directly in it, so a relative import names its target folder as `../<folder>/`; the
-// one folder a level deeper, src/node/file-store/, leaves src/node with `../../` and has
-// its own rule. test/boundaries.test.ts holds the layout to that and plants a violation
-// of each rule.
+// Boundaries between the rooms of src (docs/design.md#rooms): which room imports which
+// is scripts/eslint-rooms.js (rules rooms/direction and rooms/no-circle); what each
+// folder may take from packages and globals is below. test/boundaries.test.ts plants a
+// violation of each rule.
 
 // Node's built-in modules, bare (`fs`, `fs/promises`) and as `node:*`.
 const nodeBuiltins = {
@@ -33,23 +33,6 @@ const selfReference = {
     message: 'Import the source file, not the package.',
   },
 }
-
-// A file in src/<folder>/ leaves its folder with `../`: refuse every target there but
-// the allowed ones, named relative to src (`core`, `index.js`, `../fixtures`).
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const nameFromSrc = (target) =>
-  target.startsWith('../') ? target.slice(3) : `src/${target.replace(/\.js$/, '.ts')}`
-const onlyFrom = (folder, allowed) => ({
-  regex: `^\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
-  message: `src/${folder} imports only from ${allowed.map(nameFromSrc).join(', ')} (docs/design.md).`,
-})
-
-// A file in src/<folder>/<part>/ stays in its folder with `../`, and leaves it with
-// `../../`: refuse every target there but the allowed ones.
-const onlyFromNested = (folder, part, allowed) => ({
-  regex: `^\\.\\./\\.\\./(?!(${allowed.map(escapeRegex).join('|')})(/|$))`,
-  message: `src/${folder}/${part} imports only from src/${folder} and ${allowed.map(nameFromSrc).join(', ')} (docs/design.md).`,
-})
 
 const restrictImports = ({ paths = [], patterns = [] }) => [
   'error',
@@ -94,8 +77,6 @@ const restrictGlobalThis = (names, where) => [
   })),
 ]
 
-// core -> its data (fixtures, scenarios) only.
-const coreDirection = onlyFrom('core', ['../fixtures', '../scenarios'])
 const coreTests = 'src/core/**/*.test.ts'
 
 export default tseslint.config(
@@ -132,6 +113,23 @@ export default tseslint.config(
     },
   },
   {
+    // Rooms import one way and never in a circle (scripts/eslint-rooms.js); a function
+    // a reader can hold is at most 100 lines (a longer one is a room that wants a file).
+    files: ['src/**/*.ts'],
+    plugins: { rooms },
+    rules: { 'rooms/direction': 'error', 'rooms/no-circle': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test-support.ts'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 100, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
+  {
     // The core runs in every runtime: no Node, no DOM, no express or yargs, no msw/node
     // or msw/browser, and nothing of ours but its data.
     files: ['src/core/**/*.ts'],
@@ -142,7 +140,7 @@ export default tseslint.config(
           ...nodeBuiltins.paths,
           ...runtimePackages(['express', 'yargs', 'msw/node', 'msw/browser']),
         ],
-        patterns: [nodeBuiltins.pattern, coreDirection],
+        patterns: [nodeBuiltins.pattern],
       }),
       'no-restricted-globals': restrictGlobals(
         [...browserGlobals, ...nodeGlobals],
@@ -159,11 +157,6 @@ export default tseslint.config(
         { types: 'never', path: 'never', lib: 'never' },
       ],
     },
-  },
-  {
-    // The core's unit tests run in vitest on Node: Node is fine, the direction is not.
-    files: [coreTests],
-    rules: { 'no-restricted-imports': restrictImports({ patterns: [coreDirection] }) },
   },
   {
     // The package's root entry is the core's public face.
@@ -190,7 +183,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['express', 'yargs', 'msw/browser']),
-        patterns: [onlyFrom('node', ['core', 'index.js'])],
+        
       }),
     },
   },
@@ -201,7 +194,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['express', 'yargs', 'msw/browser']),
-        patterns: [onlyFromNested('node', 'file-store', ['core', 'index.js'])],
+        
       }),
     },
   },
@@ -214,7 +207,7 @@ export default tseslint.config(
           ...nodeBuiltins.paths,
           ...runtimePackages(['express', 'yargs', 'msw/node']),
         ],
-        patterns: [nodeBuiltins.pattern, onlyFrom('browser', ['core', 'index.js'])],
+        patterns: [nodeBuiltins.pattern],
       }),
       'no-restricted-globals': restrictGlobals(nodeGlobals, 'in the browser'),
       'no-restricted-properties': restrictGlobalThis(nodeGlobals, 'in the browser'),
@@ -226,7 +219,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['yargs', 'msw/browser']),
-        patterns: [onlyFrom('express', ['core', 'node', 'openapi', 'index.js'])],
+        
       }),
     },
   },
@@ -241,7 +234,7 @@ export default tseslint.config(
           ...nodeBuiltins.paths,
           ...runtimePackages(['express', 'yargs', 'msw/node', 'msw/browser']),
         ],
-        patterns: [nodeBuiltins.pattern, onlyFrom('openapi', ['core'])],
+        patterns: [nodeBuiltins.pattern],
       }),
     },
   },
@@ -251,7 +244,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['msw/browser']),
-        patterns: [onlyFrom('cli', ['core', 'node', 'express', 'index.js'])],
+        
       }),
     },
   },

@@ -20,7 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), 'petstore-coach-'))
 const entry = join(dir, 'entry.js')
 await build({
   stdin: {
-    contents: `export { ReportCard } from './src/core/report-card.ts'\nexport { BUILT_IN_SCENARIOS } from './src/core/scenarios.ts'`,
+    contents: `export { ReportCard } from './src/core/coach/report-card.ts'\nexport { BUILT_IN_SCENARIOS } from './src/core/scenarios/scenarios.ts'`,
     resolveDir: ROOT,
     loader: 'ts',
   },

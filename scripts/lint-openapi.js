@@ -45,7 +45,7 @@ const seconds = ((performance.now() - started) / 1000).toFixed(1)
 const names = documents.map(({ name }) => name).join(', ')
 if (failures > 0) {
   console.error(
-    `lint:openapi: ${failures} error(s) or warning(s) in ${names} (${seconds} s). Fix the documents' sources in src/openapi or src/core/schemas.ts.`,
+    `lint:openapi: ${failures} error(s) or warning(s) in ${names} (${seconds} s). Fix the documents' sources in src/openapi or src/core/common/schemas.ts.`,
   )
   process.exit(1)
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 import { FINDING_TITLES } from '../src/browser/inspector-report.js'
 import { createControlOpenApiDocument } from '../src/openapi/create-openapi-document.js'
-import { FINDING_CODES } from '../src/core/report-card.js'
+import { FINDING_CODES } from '../src/core/coach/report-card.js'
 
 // The report card's codes are written in five places besides the code that notes them:
 // the contract's table (../shared/CONTRACT.md, beside the repository), the docs' two

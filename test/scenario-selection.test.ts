@@ -54,7 +54,7 @@ const probes: Record<
     expect(await reply.json()).toEqual([])
   },
   'flaky-network': async (call, headers) => {
-    // Seed 42's default session drops its 2nd request (src/core/faults.test.ts): a
+    // Seed 42's default session drops its 2nd request (src/core/scenarios/faults.test.ts): a
     // network error, which getResponse gives as Response.error() and fetch as a TypeError.
     const outcome = (path: string) =>
       call(path, headers).then(

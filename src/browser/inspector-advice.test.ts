@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 import { adviseOn } from './inspector-advice.js'
 
 const entry = (code: string): JournalEntry => ({

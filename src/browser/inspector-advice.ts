@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 
 /**
  * What to do about a journalled request, in one or two sentences: the inspector shows it

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 
 // "Copy as curl" of the inspector: the command that replays a journalled request, and
 // the copy itself.

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 import { adviseOn } from './inspector-advice.js'
 import { toCurl } from './inspector-curl.js'
 

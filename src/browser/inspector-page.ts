@@ -1,5 +1,5 @@
 import type { DownloadKind } from './inspector-download.js'
-import type { Report } from '../core/report-card.js'
+import type { Report } from '../core/coach/report-card.js'
 import { mountInspector, type JournalPage } from './inspector-view.js'
 
 // The page at /inspector/ of the standalone server: the inspector over the control API

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../core/sandbox-types.js'
+import type { Sandbox } from '../core/world/sandbox-types.js'
 import { sessionIdOf } from './inspector-download.js'
 import { mountInspector, type InspectorSource } from './inspector-view.js'
 

@@ -1,4 +1,4 @@
-import type { Finding, FindingCode, Report } from '../core/report-card.js'
+import type { Finding, FindingCode, Report } from '../core/coach/report-card.js'
 import type { Make } from './inspector-entry.js'
 
 // The inspector's Report view: the session's report card beside its journal, each

@@ -1,5 +1,5 @@
-import type { JournalEntry } from '../core/journal.js'
-import type { Report } from '../core/report-card.js'
+import type { JournalEntry } from '../core/coach/journal.js'
+import type { Report } from '../core/coach/report-card.js'
 import { copy } from './inspector-curl.js'
 import { addDownloads, type DownloadKind } from './inspector-download.js'
 import { renderEntry } from './inspector-entry.js'

@@ -1,8 +1,9 @@
-import { CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import { BOLD, CYAN, DIM, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
-import { thousands } from '../core/text.js'
+import { thousands } from '../core/common/text.js'
 
 /** What the banner says besides the sandbox's state. */
 export interface BannerInfo {

@@ -1,5 +1,5 @@
 import { HttpHandler, matchRequestUrl, RequestHandler } from 'msw'
-import type { SandboxResolver } from '../core/handlers.js'
+import type { SandboxResolver } from '../core/pipeline/handlers.js'
 import type { MswFastPath } from '../express/create-sandbox-middleware.js'
 
 type ParseArgs = Parameters<HttpHandler['parse']>[0]

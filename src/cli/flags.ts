@@ -1,6 +1,6 @@
 import type { InferredOptionType, Options } from 'yargs'
-import { normalizeAllowedHost, normalizeOrigin } from '../core/request-trust.js'
-import { isLatency, type Latency } from '../core/latency.js'
+import { normalizeAllowedHost, normalizeOrigin } from '../core/http/request-trust.js'
+import { isLatency, type Latency } from '../core/scenarios/latency.js'
 import {
   DEFAULT_MAX_JOURNAL_BYTES,
   DEFAULT_MAX_PETS,
@@ -11,7 +11,7 @@ import {
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
-} from '../core/limits.js'
+} from '../core/common/limits.js'
 
 /** The environment variable the control token is read from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'PETSTORE_SANDBOX_CONTROL_TOKEN'

@@ -1,4 +1,4 @@
-import { BUILT_IN_SCENARIOS, type Scenario } from '../core/scenarios.js'
+import { BUILT_IN_SCENARIOS, type Scenario } from '../core/scenarios/scenarios.js'
 import { loadScenarioFile } from '../node/files.js'
 import { BOLD, DIM, type Paint } from './colors.js'
 

@@ -1,5 +1,5 @@
 import { networkInterfaces } from 'node:os'
-import { isLoopbackAddress } from '../core/request-trust.js'
+import { isLoopbackAddress } from '../core/http/request-trust.js'
 
 /**
  * The addresses a server bound to `host` can be reached at, as origins for the banner:

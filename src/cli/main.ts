@@ -1,10 +1,10 @@
 import yargs, { type Argv } from 'yargs'
-import { SandboxError } from '../core/errors.js'
+import { SandboxError } from '../core/common/errors.js'
 import { packageAssets } from '../express/package-assets.js'
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error.js'
 import { createPaint } from './colors.js'
 import { needsValue, SCENARIOS_OPTIONS, SERVE_OPTIONS, type Flag } from './flags.js'
-import { closest } from '../core/suggest.js'
+import { closest } from '../core/common/suggest.js'
 
 const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
 

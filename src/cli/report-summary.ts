@@ -1,5 +1,5 @@
-import type { Report } from '../core/report-card.js'
-import type { Sandbox } from '../core/sandbox-types.js'
+import type { Report } from '../core/coach/report-card.js'
+import type { Sandbox } from '../core/world/sandbox-types.js'
 import { YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 import { formatRequest } from './request-log.js'
 
 const dropped: JournalEntry = {

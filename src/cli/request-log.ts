@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../core/journal.js'
+import type { JournalEntry } from '../core/coach/journal.js'
 import { BOLD, CYAN, DIM, GREEN, RED, YELLOW, type Paint } from './colors.js'
 import type { LogFormat } from './flags.js'
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
-import { SCENARIO_NAMES } from '../core/scenarios.js'
+import { SCENARIO_NAMES } from '../core/scenarios/scenarios.js'
 import { isPath } from '../node/files.js'
 import { CliError } from './cli-error.js'
-import { closest } from '../core/suggest.js'
+import { closest } from '../core/common/suggest.js'
 
 /**
  * Checks `--scenario` before the server starts: a path is left to the file loader, which

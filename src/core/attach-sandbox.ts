@@ -1,6 +1,6 @@
-import { answeredBySandbox } from './handlers.js'
-import type { Sandbox } from './sandbox-types.js'
-import { portOf } from './sandbox-port.js'
+import { answeredBySandbox } from './pipeline/handlers.js'
+import type { Sandbox } from './world/sandbox-types.js'
+import { portOf } from './pipeline/sandbox-port.js'
 
 /** What msw's `setupServer` and `setupWorker` share and the sandbox hooks into. */
 interface MswSetup {

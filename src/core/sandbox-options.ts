@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'msw'
 import * as z from 'zod/mini'
-import { SandboxError } from './errors.js'
-import { latencySchema } from './latency.js'
+import { SandboxError } from './common/errors.js'
+import { latencySchema } from './scenarios/latency.js'
 import {
   MAX_COUNT,
   MAX_JOURNAL_BYTES_LIMIT,
@@ -10,14 +10,14 @@ import {
   MAX_PETS_LIMIT,
   MAX_SESSION_TTL_SECONDS,
   MAX_SESSIONS_LIMIT,
-} from './limits.js'
-import type { SandboxOptions } from './sandbox-types.js'
-import { petSchema } from './schemas.js'
-import { LATEST_MS } from './sessions.js'
-import { STATE_FORMAT } from './store.js'
-import { closest } from './suggest.js'
-import { thousands } from './text.js'
-import { quoted, typeName } from './describe-issues.js'
+} from './common/limits.js'
+import type { Sandbox, SandboxOptions, SandboxStore } from './world/sandbox-types.js'
+import { petSchema } from './common/schemas.js'
+import { LATEST_MS } from './world/sessions.js'
+import { STATE_FORMAT } from './data/store.js'
+import { closest } from './common/suggest.js'
+import { thousands } from './common/text.js'
+import { quoted, typeName } from './common/describe-issues.js'
 
 export const DEFAULT_SEED = 42
 export const DEFAULT_COUNT = 50
@@ -282,4 +282,29 @@ export function withoutNulls<Options>(options: Options): Options {
   return Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== null),
   ) as Options
+}
+
+/** Stores given to a sandbox (`attach`): a later createSandbox that fails leaves them alone. */
+const attachedStores = new WeakSet<object>()
+
+/** Gives the store to its new sandbox, which then holds it (`attach`, a file's restore). */
+export function attachStore(store: SandboxStore, sandbox: Sandbox): void {
+  attachedStores.add(store)
+  store.attach?.(sandbox)
+}
+
+/**
+ * The options could not make a sandbox (createSandbox threw, or an entry refused them
+ * before it): their store, given to no sandbox, lets go of what it holds (a file's lock)
+ * and stays usable. Every entry that refuses options calls it; a store's failure to
+ * release is not the caller's error, which is the option's.
+ */
+export function releaseStoreOf(options: unknown): void {
+  const store = (options as { store?: unknown } | null | undefined)?.store
+  if (!store || typeof store !== 'object' || attachedStores.has(store)) return
+  try {
+    ;(store as SandboxStore).release?.()
+  } catch {
+    // The option error is what the caller needs to hear.
+  }
 }

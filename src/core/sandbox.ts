@@ -1,31 +1,42 @@
-import { createKeyIndex } from './auth.js'
-import { parseBaseUrls } from './base-url.js'
-import { SandboxError } from './errors.js'
-import { resolveFixtures, type PetFixture, type Plan } from './fixtures.js'
-import { createSandboxHandlers } from './handlers.js'
-import type { JournalEntry } from './journal.js'
-import { JournalBudget } from './journal-budget.js'
-import { DEFAULT_MAX_JOURNAL_BYTES } from './limits.js'
-import { hasOwnName } from './own-names.js'
-import { createPetQuota } from './pet-quota.js'
-import { createSeed, type Seed } from './pet-seed.js'
+import { createKeyIndex } from './api/auth.js'
+import { parseBaseUrls } from './http/base-url.js'
+import { SandboxError } from './common/errors.js'
+import { resolveFixtures, type PetFixture, type Plan } from './data/fixtures.js'
+import { createSandboxHandlers } from './pipeline/handlers.js'
+import type { JournalEntry } from './coach/journal.js'
+import { JournalBudget } from './coach/journal-budget.js'
+import { DEFAULT_MAX_JOURNAL_BYTES } from './common/limits.js'
+import { hasOwnName } from './common/own-names.js'
+import { createPetQuota } from './data/pet-quota.js'
+import { createSeed, type Seed } from './data/pet-seed.js'
 import {
   checkOptions,
   checkOverrides,
   DEFAULT_COUNT,
   DEFAULT_JOURNAL_SIZE,
   DEFAULT_SEED,
+  attachStore,
   parsePersistedState,
+  releaseStoreOf,
   withoutNulls,
 } from './sandbox-options.js'
-import { createPipeline } from './pipeline.js'
-import { registerPort } from './sandbox-port.js'
-import type { Sandbox, SandboxOptions, SandboxState, World } from './sandbox-types.js'
-import { ScenarioRegistry } from './scenario-registry.js'
-import { BUILT_IN_SCENARIOS, parseScenario, type Scenario } from './scenarios.js'
-import { generatePetsSteps } from './seed.js'
-import type { Steps } from './slices.js'
-import { createSessionCarrying } from './session-carry.js'
+import { createPipeline } from './pipeline/pipeline.js'
+import { registerPort } from './pipeline/sandbox-port.js'
+import type {
+  Sandbox,
+  SandboxOptions,
+  SandboxState,
+  World,
+} from './world/sandbox-types.js'
+import { ScenarioRegistry } from './scenarios/scenario-registry.js'
+import {
+  BUILT_IN_SCENARIOS,
+  parseScenario,
+  type Scenario,
+} from './scenarios/scenarios.js'
+import { generatePetsSteps } from './data/seed.js'
+import type { Steps } from './common/slices.js'
+import { createSessionCarrying } from './world/session-carry.js'
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION,
@@ -33,9 +44,9 @@ import {
   idleTime,
   isSessionId,
   SessionRegistry,
-} from './sessions.js'
-import { attachStore, releaseStoreOf, STATE_FORMAT } from './store.js'
-import { SandboxWorld, type Shared } from './world.js'
+} from './world/sessions.js'
+import { STATE_FORMAT } from './data/store.js'
+import { SandboxWorld, type Shared } from './world/world.js'
 
 export { DEFAULT_COUNT, DEFAULT_JOURNAL_SIZE, DEFAULT_SEED } from './sandbox-options.js'
 export type {
@@ -44,8 +55,8 @@ export type {
   SandboxState,
   SessionInfo,
   World,
-} from './sandbox-types.js'
-export type { PersistedState } from './store.js'
+} from './world/sandbox-types.js'
+export type { PersistedState } from './data/store.js'
 
 /**
  * Creates a sandbox of the Pet Adoption Service v1 API. Synchronous: the data is seeded
@@ -364,6 +375,7 @@ function assembleSandbox(options: SandboxOptions): Sandbox {
       worldOf,
       sandbox,
       nextRequestId: () => ++lastRequestId,
+      carrying: carryingInternals,
     }),
     useOverrides(handlers) {
       overrides = checkOverrides(handlers, 'useOverrides()')

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
-import type { Failure } from '../core/api-errors.js'
-import { quoted } from '../core/describe-issues.js'
-import { SandboxError } from '../core/errors.js'
+import type { Failure } from '../core/http/api-errors.js'
+import { quoted } from '../core/common/describe-issues.js'
+import { SandboxError } from '../core/common/errors.js'
 import {
   controlTokenRequired,
   createTrust,
@@ -13,8 +13,8 @@ import {
   isLoopbackAddress,
   normalizeAllowedHost,
   normalizeOrigin,
-} from '../core/request-trust.js'
-import { bodyTypeRefused, CONTROL_BODY } from '../core/media-type.js'
+} from '../core/http/request-trust.js'
+import { bodyTypeRefused, CONTROL_BODY } from '../core/http/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
 import { CONTROL_DOCUMENT_PATH } from './openapi-documents.js'
 

@@ -4,11 +4,11 @@ import express, {
   type Request,
   type Response,
 } from 'express'
-import { errorReply, failureOf } from '../core/api-errors.js'
-import { noRoute } from '../core/route-outcome.js'
-import { checkHost, checkTarget } from '../core/request-target.js'
+import { errorReply, failureOf } from '../core/http/api-errors.js'
+import { noRoute } from '../core/http/route-outcome.js'
+import { checkHost, checkTarget } from '../core/http/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
-import { portOf } from '../core/sandbox-port.js'
+import { portOf } from '../core/pipeline/sandbox-port.js'
 import {
   checkAccessOptions,
   createAccessControl,

@@ -10,23 +10,23 @@ import {
   type HttpHandler,
   type RequestHandler as MswRequestHandler,
 } from 'msw'
-import type { Failure } from '../core/api-errors.js'
-import { bodyLimitOf, bodyTooLarge } from '../core/carry-operations.js'
-import { quoted } from '../core/describe-issues.js'
-import { SandboxError } from '../core/errors.js'
-import { createSandboxHandler, type SandboxResolver } from '../core/handlers.js'
-import { checkHost, targetPath } from '../core/request-target.js'
-import { CONTROL_PATH } from '../core/routes.js'
+import type { Failure } from '../core/http/api-errors.js'
+import { bodyLimitOf, bodyTooLarge } from '../core/control/carry-operations.js'
+import { quoted } from '../core/common/describe-issues.js'
+import { SandboxError } from '../core/common/errors.js'
+import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/handlers.js'
+import { checkHost, targetPath } from '../core/http/request-target.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
 import { createSandbox, type Sandbox } from '../core/sandbox.js'
-import { releaseStoreOf } from '../core/store.js'
+import { releaseStoreOf } from '../core/sandbox-options.js'
 import {
   checkAdapterOptionNames,
   checkOptionNames,
   withoutNulls,
 } from '../core/sandbox-options.js'
-import type { HandleInit } from '../core/pipeline.js'
-import { toResponse, type Reply } from '../core/reply.js'
-import { portOf } from '../core/sandbox-port.js'
+import type { HandleInit } from '../core/pipeline/pipeline.js'
+import { toResponse, type Reply } from '../core/http/reply.js'
+import { portOf } from '../core/pipeline/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { discardBody, drainLimitOf, readBody } from './read-body.js'
 import { TransferBudget } from './transfer-budget.js'

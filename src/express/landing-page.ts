@@ -1,6 +1,8 @@
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
-import { thousands } from '../core/text.js'
+import { thousands } from '../core/common/text.js'
 
 /** What the landing page shows besides the sandbox's state. */
 export interface LandingPageInfo {

@@ -8,13 +8,20 @@ import {
 } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Express } from 'express'
-import { errorReply, fail, type ApiErrorCode, type Failure } from '../core/api-errors.js'
-import { type HeaderMap, type Reply } from '../core/reply.js'
-import { allowedMethods, API_ROUTES, CONTROL_ROUTES } from '../core/routes.js'
-import { quoted } from '../core/describe-issues.js'
-import { SandboxError } from '../core/errors.js'
+import {
+  errorReply,
+  fail,
+  type ApiErrorCode,
+  type Failure,
+} from '../core/http/api-errors.js'
+import { type HeaderMap, type Reply } from '../core/http/reply.js'
+import { allowedMethods } from '../core/http/router.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
+import { quoted } from '../core/common/describe-issues.js'
+import { SandboxError } from '../core/common/errors.js'
 import type { Sandbox } from '../core/sandbox.js'
-import { portOf } from '../core/sandbox-port.js'
+import { portOf } from '../core/pipeline/sandbox-port.js'
 import { createResponseLines } from './response-lines.js'
 import { sendReply } from './send-fetch-response.js'
 

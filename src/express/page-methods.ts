@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express'
-import { errorReply } from '../core/api-errors.js'
-import { methodNotAllowed } from '../core/route-outcome.js'
+import { errorReply } from '../core/http/api-errors.js'
+import { methodNotAllowed } from '../core/http/route-outcome.js'
 import type { PackageAssets } from './package-assets.js'
 import { sendReply } from './send-fetch-response.js'
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { expect, test } from 'vitest'
-import { jsonReply, JsonText } from '../core/reply.js'
+import { jsonReply, JsonText } from '../core/http/reply.js'
 import { sendReply } from './send-fetch-response.js'
 
 /** A response that takes `room` writes, then wants a `drain` before the next. */

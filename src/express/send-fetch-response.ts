@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
-import { errorReply } from '../core/api-errors.js'
-import { REQUEST_ID_HEADER, type Reply } from '../core/reply.js'
+import { errorReply } from '../core/http/api-errors.js'
+import { REQUEST_ID_HEADER, type Reply } from '../core/http/reply.js'
 import type { TransferBudget } from './transfer-budget.js'
 
 /**

@@ -1,4 +1,4 @@
-import { fail, type Failure } from '../core/api-errors.js'
+import { fail, type Failure } from '../core/http/api-errors.js'
 
 /** A body or answer this large or larger counts against the budget; smaller ones never wait. */
 export const LARGE_TRANSFER_BYTES = 1024 * 1024

@@ -1,4 +1,4 @@
-import { SandboxError } from '../core/errors.js'
+import { SandboxError } from '../core/common/errors.js'
 
 // Jest's jsdom environment is Node dressed as a browser: it resolves packages with the
 // "browser" export condition (so `petstore-sandbox/node` lands on wrong-runtime.ts) and

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { SandboxError } from '../core/errors.js'
+import { SandboxError } from '../core/common/errors.js'
 import { findMswProblem, readMswVersion } from './check-msw.js'
 
 const entry = 'petstore-sandbox/node'

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { SandboxError } from '../core/errors.js'
+import { SandboxError } from '../core/common/errors.js'
 
 // The package's peer range is msw ^2.15 || ^3, and msw 3 needs Node 22.12+ (its
 // engines field): on an older Node it fails deep inside msw, at the first request, with

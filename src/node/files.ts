@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { SandboxError } from '../core/errors.js'
-import { resolveFixtures, type Fixtures } from '../core/fixtures.js'
+import { SandboxError } from '../core/common/errors.js'
+import { resolveFixtures, type Fixtures } from '../core/data/fixtures.js'
 import type { SandboxOptions } from '../core/sandbox.js'
-import { releaseStoreOf } from '../core/store.js'
+import { releaseStoreOf } from '../core/sandbox-options.js'
 import { checkOptionNames } from '../core/sandbox-options.js'
-import { parseScenario, type Scenario } from '../core/scenarios.js'
+import { parseScenario, type Scenario } from '../core/scenarios/scenarios.js'
 
 /** Node options: the scenario and fixtures may also be file paths. */
 export interface NodeSandboxOptions extends Omit<

@@ -1,14 +1,14 @@
 import * as z from 'zod'
-import { API_ERROR_CODES } from '../core/api-errors.js'
+import { API_ERROR_CODES } from '../core/http/api-errors.js'
 import {
   apiErrorSchema,
   newPetSchema,
   petSchema,
   petStatusSchema,
-} from '../core/schemas.js'
-import { SESSION_FORMAT } from '../core/session-export.js'
-import { FINDING_CODES } from '../core/report-card.js'
-import { scenarioSchema } from '../core/scenarios.js'
+} from '../core/common/schemas.js'
+import { SESSION_FORMAT } from '../core/coach/session-export.js'
+import { FINDING_CODES } from '../core/coach/report-card.js'
+import { scenarioSchema } from '../core/scenarios/scenarios.js'
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>
@@ -316,7 +316,7 @@ export const reportSchema = z
 
 /**
  * The document's component schemas, each a zod schema under its name. The API's come
- * from the core (src/core/schemas.ts); the control API's are defined above.
+ * from the core (src/core/common/schemas.ts); the control API's are defined above.
  */
 export const componentRegistry = z.registry<{ id: string }>()
 for (const [id, schema] of Object.entries({

@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import * as z from 'zod'
-import { API_ERROR_CODES, API_ERROR_STATUS } from '../core/api-errors.js'
-import type { ClockState } from '../core/clock.js'
-import type { JournalEntry } from '../core/journal.js'
-import type { Report } from '../core/report-card.js'
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { API_ERROR_CODES, API_ERROR_STATUS } from '../core/http/api-errors.js'
+import type { ClockState } from '../core/data/clock.js'
+import type { JournalEntry } from '../core/coach/journal.js'
+import type { Report } from '../core/coach/report-card.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import type { SandboxState } from '../core/sandbox.js'
 import {
   apiErrorSchema,
   newPetSchema,
   petSchema,
   petStatusSchema,
-} from '../core/schemas.js'
+} from '../core/common/schemas.js'
 import {
   clockStateSchema,
   componentRegistry,
@@ -357,7 +359,7 @@ describe('the fixes of issue 13', () => {
 })
 
 describe('error codes', () => {
-  // The error table of docs/errors.md is held to API_ERROR_CODES by src/core/api-errors.test.ts.
+  // The error table of docs/errors.md is held to API_ERROR_CODES by src/core/http/api-errors.test.ts.
   test("Error.code lists the core's codes", () => {
     expect(document.components.schemas.Error.properties.code.examples).toEqual([
       ...API_ERROR_CODES,

@@ -1,4 +1,6 @@
-import { API_ROUTES, CONTROL_PATH, CONTROL_ROUTES } from '../core/routes.js'
+import { API_ROUTES } from '../core/api/routes.js'
+import { CONTROL_PATH } from '../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../core/control/routes.js'
 import { createPaths, usedComponents } from './document-builder.js'
 import { apiServerUrl, controlServerUrl } from './servers.js'
 

@@ -1,9 +1,6 @@
-import {
-  allowedMethods,
-  API_ROUTES,
-  type ApiRoute,
-  type ControlRoute,
-} from '../core/routes.js'
+import { allowedMethods } from '../core/http/router.js'
+import { API_ROUTES, type ApiRoute } from '../core/api/routes.js'
+import { type ControlRoute } from '../core/control/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
 import type { Json } from './doc-parts.js'
 import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'

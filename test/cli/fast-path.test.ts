@@ -2,7 +2,7 @@ import { getResponse, http, RequestHandler, type HttpHandler } from 'msw'
 import { afterEach, expect, test, vi } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
 import { cliFastPath, FastSandboxHandler } from '../../src/cli/fast-path.js'
-import { createSandboxHandler } from '../../src/core/handlers.js'
+import { createSandboxHandler } from '../../src/core/pipeline/handlers.js'
 
 // The CLI's fast path relies on msw internals; these tests run on the msw the CLI bundle
 // is built with (pinned in both CI legs) and fail when those internals change.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { dropsRequest } from '../../src/core/faults.js'
-import { BUILT_IN_SCENARIOS } from '../../src/core/scenarios.js'
+import { dropsRequest } from '../../src/core/scenarios/faults.js'
+import { BUILT_IN_SCENARIOS } from '../../src/core/scenarios/scenarios.js'
 import type { ContractTarget } from './suite.js'
 
 const FREE = 'Bearer sandbox-free-key'

@@ -281,7 +281,7 @@ describe('transport errors are JSON too', () => {
       await import('petstore-sandbox/express')
     const sandbox = createSandbox({ seed: 42 })
     // The adapters' port (not on the public type) fails the way a bug in the core would.
-    const { portOf } = await import('../../src/core/sandbox-port.js')
+    const { portOf } = await import('../../src/core/pipeline/sandbox-port.js')
     vi.spyOn(portOf(sandbox), 'handle').mockRejectedValue(
       new Error('boom at secret/path.ts'),
     )

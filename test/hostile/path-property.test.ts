@@ -7,7 +7,7 @@ import {
   spoiledQuery,
   spoiledSegments,
 } from './arbitraries.js'
-import { portOf } from '../../src/core/sandbox-port.js'
+import { portOf } from '../../src/core/pipeline/sandbox-port.js'
 
 // Whatever dot segments, encoded dots, slashes or backslashes a path holds, and wherever
 // they stand, a request that starts under /v1 or /__sandbox (as sent) never reaches

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { createSandbox, SandboxError, setupSandboxServer } from 'petstore-sandbox/node'
-import { portOf } from '../../src/core/sandbox-port.js'
+import { portOf } from '../../src/core/pipeline/sandbox-port.js'
 
 // Item 5 ("bounded by design": name length, created pets per world and in all) and the
 // smaller defects of item 6 that the core answers (ids in files, the clock's end, a

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { journalToHar } from '../../src/core/har.js'
-import type { JournalEntry } from '../../src/core/journal.js'
-import { SANDBOX_VERSION } from '../../src/core/version.js'
+import { journalToHar } from '../../src/core/coach/har.js'
+import type { JournalEntry } from '../../src/core/coach/journal.js'
+import { SANDBOX_VERSION } from '../../src/core/common/version.js'
 // The HAR 1.2 schema, a copy of har-schema 2.0.0 (test/har-schema/README.md).
 import { validateHar } from '../har-schema/validate-har.js'
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { createSandbox, SandboxError } from 'petstore-sandbox'
-import { portOf } from '../../src/core/sandbox-port.js'
+import { portOf } from '../../src/core/pipeline/sandbox-port.js'
 
 const KEY = { authorization: 'Bearer sandbox-free-key' }
 /** A path and query of 12 KB, as a page could send in every request of a flood. */

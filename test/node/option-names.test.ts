@@ -2,7 +2,7 @@ import { createSandbox } from 'petstore-sandbox'
 import { createSandboxApp, createSandboxMiddleware } from 'petstore-sandbox/express'
 import { setupSandboxServer } from 'petstore-sandbox/node'
 import { expect, test } from 'vitest'
-import { thrown } from '../../src/core/thrown.test-support.js'
+import { thrown } from '../../src/core/common/thrown.test-support.js'
 
 // A misspelt option did nothing, and options of the wrong kind were TypeErrors from deep
 // inside (`entries is not a function`): each is a SandboxError naming the option and the fix.

@@ -1,7 +1,7 @@
-import { SandboxError } from '../../core/errors.js'
-import { checkPetIds } from '../../core/ids.js'
-import { petSchema, type Pet } from '../../core/schemas.js'
-import { STATE_FORMAT, type PersistedState } from '../../core/store.js'
+import { SandboxError } from '../../core/common/errors.js'
+import { checkPetIds } from '../../core/common/ids.js'
+import { petSchema, type Pet } from '../../core/common/schemas.js'
+import { STATE_FORMAT, type PersistedState } from '../../core/data/store.js'
 import { capitalized, useAnother, type PathOption } from './wording.js'
 
 /**

@@ -11,7 +11,7 @@ import {
   statSync,
 } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { SandboxError, type SandboxErrorCode } from '../../core/errors.js'
+import { SandboxError, type SandboxErrorCode } from '../../core/common/errors.js'
 import { decodeStateFile, parseStateFile, type LoadedState } from './format.js'
 import { O_NOFOLLOW, O_NONBLOCK } from './fs.js'
 import { acquireFileLock, FileLockedError, lockPathOf, type FileLock } from './lock.js'

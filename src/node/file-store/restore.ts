@@ -1,6 +1,6 @@
-import { SandboxError } from '../../core/errors.js'
+import { SandboxError } from '../../core/common/errors.js'
 import type { Sandbox } from '../../core/sandbox.js'
-import { StoreWriteError } from '../../core/store.js'
+import { StoreWriteError } from '../../core/data/store.js'
 import type { LoadedState } from './format.js'
 import type { StoreWriter } from './writer.js'
 

@@ -1,6 +1,10 @@
 import { constants } from 'node:fs'
 import { dirname } from 'node:path'
-import type { PersistedState, StoreChange, StoreCreateChange } from '../../core/store.js'
+import type {
+  PersistedState,
+  StoreChange,
+  StoreCreateChange,
+} from '../../core/data/store.js'
 import { encodePet, encodeState } from './format.js'
 import { nodeStoreFs, O_NOFOLLOW, type StoreFs } from './fs.js'
 import { fsyncFolder, writeAnew, writeFully } from './write-anew.js'

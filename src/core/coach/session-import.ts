@@ -1,0 +1,402 @@
+import * as z from 'zod/mini'
+import type { Clock } from '../data/clock.js'
+import { ISO_DATE_RULE, parseIsoDate, toEpochMs } from '../data/clock.js'
+import { SandboxError } from '../common/errors.js'
+import { PetIdCheck } from '../common/ids.js'
+import { describeIssues, fieldPath, typeName } from '../common/describe-issues.js'
+import { petSchema, type Pet } from '../common/schemas.js'
+import {
+  checkProtoNames,
+  scenarioSizeSteps,
+  parseScenario,
+  scenarioSchema,
+  type Scenario,
+} from '../scenarios/scenarios.js'
+import { MAX_JOURNAL_SIZE } from '../common/limits.js'
+import {
+  atMostValues,
+  runInSlices,
+  runNow,
+  SliceMeter,
+  type Steps,
+} from '../common/slices.js'
+import { thousands } from '../common/text.js'
+import type { $ZodIssue } from 'zod/v4/core'
+import { STATE_FORMAT } from '../data/store.js'
+import { MAX_DEFINED_SCENARIOS } from '../scenarios/defined-scenarios.js'
+
+import { SESSION_FORMAT, type SessionExport } from './session-export.js'
+
+// Taking a session in (POST /__sandbox/sessions with `from`, `--load`,
+// sandbox.importSession): the export checked item by item, in slices, stopping at the
+// first wrong one, then a world made what it says. The other half, building an export,
+// is session-export.ts.
+
+const EXPORT_FIX =
+  'Send what GET /__sandbox/export (or sandbox.exportSession()) returned, unchanged; see docs/sessions-carry.md.'
+
+const clockSchema = z.strictObject({
+  now: z.string().check(
+    z.refine((text) => Number.isFinite(parseIsoDate(text)), {
+      message: ISO_DATE_RULE,
+    }),
+  ),
+  frozen: z.boolean(),
+})
+
+// Journal entries are read, never restored: their known fields are checked, and fields
+// a later version of the sandbox journals (request ids, dropped requests) pass.
+const journalEntrySchema = z.object({
+  id: z.number().check(z.int(), z.gte(1)),
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().check(z.int()),
+  durationMs: z.number().check(z.gte(0)),
+  scenario: z.string(),
+  key: z.optional(z.string()),
+  plan: z.optional(z.string()),
+  operation: z.optional(z.string()),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
+  rateLimit: z.optional(
+    z.object({
+      limit: z.number(),
+      remaining: z.number(),
+      reset: z.number(),
+      retryAfter: z.optional(z.number()),
+    }),
+  ),
+  headers: z.optional(z.record(z.string(), z.string())),
+  body: z.optional(z.string()),
+  bodyTruncated: z.optional(z.literal(true)),
+  deprecated: z.optional(z.literal(true)),
+  ignoredRetryAfter: z.optional(z.literal(true)),
+  override: z.optional(z.literal(true)),
+  dropped: z.optional(z.literal(true)),
+  session: z.optional(z.string()),
+})
+
+// Unknown top-level fields are ignored, so a reader of @1 takes what a later @1 adds.
+const sessionExportSchema = z.object({
+  format: z.literal(SESSION_FORMAT),
+  session: z.string(),
+  seed: z.number().check(z.int()),
+  count: z.number().check(z.int(), z.gte(0)),
+  scenario: z.string().check(z.minLength(1)),
+  scenarios: z.array(scenarioSchema).check(z.maxLength(MAX_DEFINED_SCENARIOS)),
+  clock: clockSchema,
+  pets: z.array(petSchema),
+  // Optional on import, which does not restore them: an export over the 16 MiB an
+  // import takes goes in without its journal.
+  journal: z.optional(z.array(journalEntrySchema).check(z.maxLength(MAX_JOURNAL_SIZE))),
+  journalComplete: z.optional(z.boolean()),
+})
+
+/**
+ * The same with its lists unread: parsed first, then each item of each list alone, in
+ * slices, stopping at the first wrong one (zod gathers every issue of a value, and a
+ * list of 20,000 wrong items overflowed its stack: a 500).
+ */
+const exportShellSchema = z.object({
+  ...sessionExportSchema.shape,
+  scenarios: z.array(z.unknown()).check(z.maxLength(MAX_DEFINED_SCENARIOS)),
+  pets: z.array(z.unknown()),
+  journal: z.optional(z.array(z.unknown()).check(z.maxLength(MAX_JOURNAL_SIZE))),
+})
+
+/**
+ * The lists of an export, each item checked alone: its schema, the most values (fields,
+ * at any depth) an item may hold, and its units of work in a slice.
+ */
+const LISTS = [
+  // A pet's check (its size, its schema, its id) is some 4 µs, an entry's some 8.
+  { name: 'pets', schema: petSchema, values: 32, units: 4, what: 'a pet' },
+  {
+    name: 'journal',
+    schema: journalEntrySchema,
+    values: 1_000,
+    units: 8,
+    what: 'a journal entry',
+  },
+  // Bounded by scenarioSizeSteps.
+  { name: 'scenarios', schema: scenarioSchema, values: 0, units: 8, what: 'a scenario' },
+] as const
+
+/** How {@link checkSessionExport} names fields and bounds ids. */
+export interface ExportCheckOptions {
+  /** What the export is a field of: `from` in a request body; '' for a file's own fields. */
+  root?: string
+  /** The sandbox's `maxPets`: the pets' ids must leave room for that many creates. */
+  maxPets?: number
+}
+
+export type CheckedExport =
+  { ok: true; value: SessionExport } | { ok: false; message: string }
+
+/**
+ * Checks unknown data as a session export. The message of a refusal names the field
+ * (`from.format`, `from.pets[3].name`) and the rule, without a fix: the callers add
+ * theirs (an API error, a SandboxError, the CLI's exit). All at once: a server checks a
+ * request's export with {@link checkSessionExportInSlices}.
+ */
+export function checkSessionExport(
+  value: unknown,
+  options: ExportCheckOptions = {},
+): CheckedExport {
+  return runNow(checkExportSteps(value, options))
+}
+
+/** {@link checkSessionExport} in slices, yielding to other requests between them. */
+export function checkSessionExportInSlices(
+  value: unknown,
+  options: ExportCheckOptions = {},
+): Promise<CheckedExport> {
+  return runInSlices(checkExportSteps(value, options))
+}
+
+/** The steps of {@link checkSessionExport}: it yields after each slice of items checked. */
+export function* checkExportSteps(
+  value: unknown,
+  options: ExportCheckOptions = {},
+): Steps<CheckedExport> {
+  const root = options.root ?? 'from'
+  const field = (path: string) => (root === '' ? path : `${root}.${path}`)
+  const problem = (message: string): CheckedExport => ({ ok: false, message })
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return problem(
+      `${root || 'the export'} must be an object, the JSON of a session export ("format": "${SESSION_FORMAT}"), got ${typeName(value)}`,
+    )
+  }
+  // The format first and alone: another format's fields would only be noise.
+  const format = (value as { format?: unknown }).format
+  if (format !== SESSION_FORMAT) {
+    const given = format === undefined ? 'is missing' : `is ${JSON.stringify(format)}`
+    const hint =
+      format === STATE_FORMAT
+        ? ' (that is a --persist state file: give it to --persist, or export a session with GET /__sandbox/export)'
+        : typeof format === 'string' && format.startsWith('petstore-sandbox/session@')
+          ? ' (an export of another version of petstore-sandbox: export it again with this one)'
+          : ''
+    return problem(`${field('format')} ${given}; it must be "${SESSION_FORMAT}"${hint}`)
+  }
+  // Parsed inside an object named after the root, so zod's paths read `from.pets[3].name`.
+  const wrap = <Schema extends z.ZodMiniType>(schema: Schema) =>
+    root === '' ? schema : z.object({ [root]: schema })
+  const describe = (issues: readonly $ZodIssue[]) =>
+    describeIssues(issues.slice(0, 3), root, wrap(sessionExportSchema))
+  const shell = exportShellSchema.safeParse(value, { reportInput: true })
+  if (!shell.success) {
+    const issues = shell.error.issues.map((issue) =>
+      root === '' ? issue : { ...issue, path: [root, ...issue.path] },
+    )
+    return problem(describe(issues))
+  }
+  const meter = new SliceMeter()
+  const lists: Record<string, unknown[]> = {}
+  // The pets' ids, checked as each pet is; the first wrong one told once the lists
+  // passed, as a check of them all at the end told it.
+  const ids = new PetIdCheck({
+    code: 'INVALID_SESSION_EXPORT',
+    action: 'check the export',
+    field: field('pets'),
+    maxPets: options.maxPets,
+  })
+  let wrongId: string | undefined
+  for (const list of LISTS) {
+    const items = shell.data[list.name]
+    if (items === undefined) continue
+    const checked: unknown[] = []
+    for (const [index, item] of items.entries()) {
+      const at = [...(root === '' ? [] : [root]), list.name, index]
+      if (list.name === 'scenarios') {
+        // A record naming "__proto__", which the parse would drop.
+        try {
+          checkProtoNames(item, '')
+        } catch (error) {
+          return problem(`${fieldPath(at, root)}.${reasonOf(error)}`)
+        }
+        // Its size, and its pets one by one.
+        const wrong = yield* scenarioSizeSteps(item, at, describe)
+        if (wrong !== undefined) return problem(wrong)
+      } else if (!atMostValues(item, list.values)) {
+        return problem(
+          `${fieldPath(at, root)} holds more than ${thousands(list.values)} values, more than ${list.what} has`,
+        )
+      }
+      const parsed = list.schema.safeParse(item, { reportInput: true })
+      if (!parsed.success) {
+        return problem(
+          describe(
+            parsed.error.issues.map((issue) => ({
+              ...issue,
+              path: [...at, ...issue.path],
+            })),
+          ),
+        )
+      }
+      checked.push(parsed.data)
+      if (list.name === 'pets' && wrongId === undefined) {
+        try {
+          ids.add(parsed.data as Pet, index)
+        } catch (error) {
+          wrongId = reasonOf(error)
+        }
+      }
+      if (meter.add(list.units)) yield meter.take()
+    }
+    lists[list.name] = checked
+  }
+  const read = { ...shell.data, ...lists } as z.infer<typeof sessionExportSchema>
+  const data: SessionExport = {
+    ...read,
+    journal: read.journal ?? [],
+    // Without its journal, an export has not all of it.
+    journalComplete: read.journal !== undefined && read.journalComplete !== false,
+  }
+  if (wrongId !== undefined) return problem(wrongId)
+  try {
+    toEpochMs(data.clock.now, field('clock.now'))
+  } catch (error) {
+    return problem(reasonOf(error))
+  }
+  const names = new Set<string>()
+  for (const [index, scenario] of data.scenarios.entries()) {
+    const at = field(`scenarios[${index}]`)
+    // Keys are global (docs/scenarios.md): a scenario made at run time has none.
+    if (scenario.keys !== undefined) {
+      return problem(
+        `${at}.keys must be left out: a scenario defined at run time has no keys of its own`,
+      )
+    }
+    if (names.has(scenario.name)) {
+      return problem(
+        `${at}.name "${scenario.name}" is defined twice in ${field('scenarios')}`,
+      )
+    }
+    names.add(scenario.name)
+    try {
+      // The checks beyond the schema (ids of its pets, auth fields that exclude each other).
+      parseScenario(scenario, at, { maxPets: options.maxPets })
+    } catch (error) {
+      return problem(`${at}.${reasonOf(error)}`)
+    }
+  }
+  return { ok: true, value: data }
+}
+
+/** The "<reason>" of a SandboxError's "Failed to <action>: <reason>. <fix>" message. */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof SandboxError)) throw error
+  const text = error.message.replace(/^Failed to [^:]*: /, '')
+  return text.slice(0, text.indexOf('. ') === -1 ? undefined : text.indexOf('. '))
+}
+
+/**
+ * Validates unknown data as a session export, or throws a SandboxError
+ * (`INVALID_SESSION_EXPORT`) naming `source` (a file, `importSession()`) and the field.
+ *
+ * @example
+ * const data = parseSessionExport(JSON.parse(text), 'alice-session.json', { root: '' })
+ */
+export function parseSessionExport(
+  value: unknown,
+  source: string,
+  options: ExportCheckOptions = {},
+): SessionExport {
+  return exportOrThrow(checkSessionExport(value, options), source)
+}
+
+/** {@link parseSessionExport} in slices, yielding to other work between them. */
+export async function parseSessionExportInSlices(
+  value: unknown,
+  source: string,
+  options: ExportCheckOptions = {},
+): Promise<SessionExport> {
+  return exportOrThrow(await checkSessionExportInSlices(value, options), source)
+}
+
+function exportOrThrow(checked: CheckedExport, source: string): SessionExport {
+  if (checked.ok) return checked.value
+  throw SandboxError.for(
+    'INVALID_SESSION_EXPORT',
+    `import the session from ${source}`,
+    checked.message,
+    EXPORT_FIX.replace('Send', 'Use'),
+  )
+}
+
+/** The fix a 400 of the import adds to the message of {@link checkSessionExport}. */
+export const SESSION_EXPORT_FIX = EXPORT_FIX
+
+/** What {@link restoreWorld} changes of a world. */
+export interface RestoreTarget {
+  /**
+   * Throws what defining these scenarios and taking these pets would: a definition
+   * refused, or the pets and what the scenarios seed past the sandbox's pet limits
+   * (StorageFullError). Changes nothing.
+   */
+  checkImport(pets: readonly Pet[], scenarios: readonly Scenario[]): void
+  /** Replaces its pets, counting them against the quota at once. */
+  restorePets(pets: Pet[]): Promise<void>
+  clock: Clock
+  /** Whether a scenario of this name is loaded for every session (built in, files, options). */
+  hasScenario(name: string): boolean
+  /**
+   * Defines these for this world only, as `PUT /__sandbox/scenarios/{name}` does, once
+   * `checkImport` passed them as a whole.
+   */
+  defineScenarios(scenarios: readonly Scenario[]): void
+  useScenario(name: string): void
+}
+
+/**
+ * Makes a world what the export says: its run-time scenarios defined, its scenario
+ * selected, its clock set (and frozen if it was), its pets restored. Its journal, rate-
+ * limit windows and bans are left as they are (a new session's: empty, fresh). Throws a
+ * SandboxError, before it changes anything, when the selected scenario is neither
+ * loaded here nor carried.
+ */
+export async function restoreWorld(
+  target: RestoreTarget,
+  data: SessionExport,
+  source: string,
+): Promise<void> {
+  // Checked before anything changes: a carried definition not taking a loaded name,
+  // each definable, and the pets with what the definitions seed within the sandbox's
+  // limits (a full quota is a 507, as for a create).
+  for (const [index, scenario] of data.scenarios.entries()) {
+    if (target.hasScenario(scenario.name)) {
+      throw SandboxError.for(
+        'INVALID_SESSION_EXPORT',
+        `import the session from ${source}`,
+        `its scenarios[${index}] is named "${scenario.name}", a scenario loaded in this sandbox, which a session cannot define`,
+        'Rename it in the export (and its "scenario" if selected), or import into a sandbox that does not load that scenario.',
+      )
+    }
+  }
+  const carried = data.scenarios.some((scenario) => scenario.name === data.scenario)
+  if (!carried && !target.hasScenario(data.scenario)) {
+    throw SandboxError.for(
+      'INVALID_SESSION_EXPORT',
+      `import the session from ${source}`,
+      `its scenario "${data.scenario}" is not loaded in this sandbox, nor defined in the export's scenarios`,
+      `Load that scenario (--scenario ./${data.scenario}.json or the scenarios option) before importing.`,
+    )
+  }
+  target.checkImport(data.pets, data.scenarios)
+  // Applied as checked, with nothing awaited before the pets and the definitions are
+  // counted (a second import is checked against this one): the pets first, so that the
+  // definitions, checked as a whole, are not judged one by one against the pets they
+  // replace.
+  const restoring = target.restorePets(data.pets)
+  target.defineScenarios(data.scenarios)
+  target.useScenario(data.scenario)
+  const { clock } = target
+  if (data.clock.frozen) clock.freeze(data.clock.now)
+  else {
+    clock.unfreeze()
+    clock.set(data.clock.now)
+  }
+  await restoring
+}
