@@ -4,6 +4,7 @@ import type { HandleInit } from './pipeline.js'
 import type { HeaderMap, Reply } from '../http/reply.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import type { CarryingInternals } from '../world/session-carry.js'
+import { AnsweredRequests } from './answered-requests.js'
 
 /**
  * The sandbox's one port: where adapters and handlers hand it requests. Not on the
@@ -45,13 +46,15 @@ export interface Port {
    * checked (session-carry.ts).
    */
   readonly carrying: CarryingInternals
+  /** The requests the sandbox's own msw handler answered (handlers.ts, attach-sandbox.ts). */
+  readonly answered: AnsweredRequests
 }
 
 const ports = new WeakMap<Sandbox, Port>()
 
-/** Ties a sandbox to its port (createSandbox does, once). */
-export function registerPort(sandbox: Sandbox, port: Port): void {
-  ports.set(sandbox, port)
+/** Ties a sandbox to its port (createSandbox does, once), with its record of answered requests. */
+export function registerPort(sandbox: Sandbox, port: Omit<Port, 'answered'>): void {
+  ports.set(sandbox, { ...port, answered: new AnsweredRequests() })
 }
 
 /** The port of a sandbox made by `createSandbox`. */
