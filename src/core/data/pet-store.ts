@@ -43,6 +43,10 @@ export interface PetStoreOptions {
 }
 
 const SETTLED: Promise<void> = Promise.resolve()
+/**
+ * The seed of a store until its own is in place: read-only, and without `records` (a
+ * create in a world whose seed failed makes its record apart), so it shares nothing.
+ */
 const EMPTY_SEED: Seed = {
   pets: [],
   byId: new Map(),
@@ -323,7 +327,7 @@ export class PetStore implements PetData {
     if (persistence) (this.#unconfirmed ??= new Set()).add(id)
     const record = pets
       ? await pets.create({ ...pet, id })
-      : await createRecord({ ...pet, id })
+      : await createRecord(this.#seed, { ...pet, id })
     // `db` read meanwhile made the collection: the record goes in it too.
     if (!pets && this.#pets) (this.#pets.all() as unknown as Pet[]).push(record)
     if (this.#byId) {
