@@ -77,13 +77,15 @@ function allowedFor(path, room) {
 function targetOf(file, specifier) {
   if (!specifier.startsWith('.')) return undefined
   const absolute = resolve(dirname(file), specifier)
-  const source = absolute.replace(/\.js$/, '.ts')
-  try {
-    statSync(source)
-    return toPosix(relative(root, source))
-  } catch {
-    return toPosix(relative(root, absolute))
+  let named = absolute
+  if (absolute.endsWith('.js')) {
+    try {
+      statSync(absolute)
+    } catch {
+      named = absolute.replace(/\.js$/, '.ts')
+    }
   }
+  return toPosix(relative(root, named))
 }
 
 /** Every module specifier of a text: imports, `export ... from`, `import()`, type-only ones included. */
@@ -129,7 +131,8 @@ function wayBack(start, goal) {
 /** Calls `check(node, specifier)` for every module specifier of the linted file. */
 function eachImport(check) {
   const source = (node) => {
-    if (node.source && typeof node.source.value === 'string') check(node.source, node.source.value)
+    if (node.source && typeof node.source.value === 'string')
+      check(node.source, node.source.value)
   }
   return {
     ImportDeclaration: source,
@@ -171,7 +174,9 @@ const direction = {
 const noCircle = {
   meta: {
     type: 'problem',
-    docs: { description: 'No file reaches itself through imports, type-only ones included.' },
+    docs: {
+      description: 'No file reaches itself through imports, type-only ones included.',
+    },
     schema: [],
   },
   create(context) {

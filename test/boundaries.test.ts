@@ -1,9 +1,10 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
 import ts from 'typescript'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { ROOMS, roomOf } from '../scripts/eslint-rooms.js'
 
 // The boundaries of docs/design.md are kept by eslint.config.js and tsconfig.core.json.
 // Each is proved here by planting a violation and seeing the tool refuse it.
@@ -35,14 +36,10 @@ describe('eslint refuses imports and globals across the boundaries', () => {
     [
       'src/core/planted.ts',
       "import { createSandboxApp } from '../express/index.js'\nexport { createSandboxApp }",
-      'no-restricted-imports',
+      'rooms/direction',
     ],
-    [
-      'src/core/planted.ts',
-      "import type {} from '../node/files.js'",
-      'no-restricted-imports',
-    ],
-    ['src/core/planted.ts', "export * from '../index.js'", 'no-restricted-imports'],
+    ['src/core/planted.ts', "import type {} from '../node/files.js'", 'rooms/direction'],
+    ['src/core/planted.ts', "export * from '../index.js'", 'rooms/direction'],
     [
       'src/core/planted.ts',
       'export const href = window.location.href',
@@ -75,55 +72,91 @@ describe('eslint refuses imports and globals across the boundaries', () => {
       '@typescript-eslint/triple-slash-reference',
     ],
     // The core's unit tests may use Node, not the other folders.
-    ['src/core/planted.test.ts', "import '../cli/main.js'", 'no-restricted-imports'],
+    ['src/core/planted.test.ts', "import '../cli/main.js'", 'rooms/direction'],
     ['src/index.ts', "export * from './node/index.js'", 'no-restricted-imports'],
-    ['src/node/planted.ts', "import '../cli/main.js'", 'no-restricted-imports'],
-    ['src/node/planted.ts', "import '../express/index.js'", 'no-restricted-imports'],
-    ['src/node/planted.ts', "import '../browser/index.js'", 'no-restricted-imports'],
+    ['src/node/planted.ts', "import '../cli/main.js'", 'rooms/direction'],
+    ['src/node/planted.ts', "import '../express/index.js'", 'rooms/direction'],
+    ['src/node/planted.ts', "import '../browser/index.js'", 'rooms/direction'],
     ['src/node/planted.ts', "import 'express'", 'no-restricted-imports'],
-    [
-      'src/node/file-store/planted.ts',
-      "import '../../cli/main.js'",
-      'no-restricted-imports',
-    ],
+    ['src/node/file-store/planted.ts', "import '../../cli/main.js'", 'rooms/direction'],
     [
       'src/node/file-store/planted.ts',
       "import '../../express/index.js'",
-      'no-restricted-imports',
+      'rooms/direction',
     ],
     [
       'src/node/file-store/planted.ts',
       "import '../../browser/index.js'",
-      'no-restricted-imports',
+      'rooms/direction',
     ],
     ['src/node/file-store/planted.ts', "import 'express'", 'no-restricted-imports'],
-    [
-      'src/core/planted.ts',
-      "import '../node/file-store/index.js'",
-      'no-restricted-imports',
-    ],
-    ['src/browser/planted.ts', "import '../node/index.js'", 'no-restricted-imports'],
+    ['src/core/planted.ts', "import '../node/file-store/index.js'", 'rooms/direction'],
+    ['src/browser/planted.ts', "import '../node/index.js'", 'rooms/direction'],
     ['src/browser/planted.ts', "import 'node:fs'", 'no-restricted-imports'],
     ['src/browser/planted.ts', "import 'fs'", 'no-restricted-imports'],
     ['src/browser/planted.ts', "import 'msw/node'", 'no-restricted-imports'],
     ['src/browser/planted.ts', 'export const env = process.env', 'no-restricted-globals'],
-    ['src/express/planted.ts', "import '../cli/main.js'", 'no-restricted-imports'],
-    ['src/express/planted.ts', "import '../browser/index.js'", 'no-restricted-imports'],
-    ['src/cli/planted.ts', "import '../browser/index.js'", 'no-restricted-imports'],
+    ['src/express/planted.ts', "import '../cli/main.js'", 'rooms/direction'],
+    ['src/express/planted.ts', "import '../browser/index.js'", 'rooms/direction'],
+    ['src/cli/planted.ts', "import '../browser/index.js'", 'rooms/direction'],
+    // The core's rooms import downwards only, type-only imports included.
+    ['src/core/common/planted.ts', "import '../world/world.js'", 'rooms/direction'],
+    [
+      'src/core/world/planted.ts',
+      "import type { ApiCall } from '../api/api-call.js'\nexport type { ApiCall }",
+      'rooms/direction',
+    ],
+    ['src/core/control/planted.ts', "import '../api/api.js'", 'rooms/direction'],
+    ['src/core/api/planted.ts', "import '../pipeline/pipeline.js'", 'rooms/direction'],
+    ['src/core/pipeline/planted.ts', "import '../sandbox.js'", 'rooms/direction'],
+    ['src/core/data/planted.ts', "export * from '../../index.js'", 'rooms/direction'],
+    // No file reaches itself: schemas.ts imports limits.ts, and findings.ts is below the
+    // report card (a type-only import closes a circle too).
+    ['src/core/common/limits.ts', "import './schemas.js'", 'rooms/no-circle'],
+    [
+      'src/core/coach/findings.ts',
+      "import type { Report } from './report-card.js'\nexport type { Report }",
+      'rooms/no-circle',
+    ],
+    ['src/core/common/planted.ts', "import './planted.js'", 'rooms/no-circle'],
+    // A function a reader can hold: 101 lines is one too many (100 pass, below).
+    [
+      'src/core/common/planted.ts',
+      `export function long() {\n${'  void 0\n'.repeat(99)}}`,
+      'max-lines-per-function',
+    ],
   ])('%s: %s', async (filePath, code, rule) => {
     expect(await errors(filePath, code)).toContain(rule)
   })
 
   test.each([
     [
+      'src/core/data/planted.ts',
+      "import apiKeys from '../../../fixtures/api-keys.json'\nexport { apiKeys }",
+    ],
+    [
+      'src/core/scenarios/planted.ts',
+      "import slowNetwork from '../../../scenarios/slow-network.json'\nexport { slowNetwork }",
+    ],
+    [
+      'src/core/api/planted.ts',
+      [
+        "import type { SandboxWorld } from '../world/world.js'",
+        "import { Journal } from '../coach/journal.js'",
+        "import { SandboxError } from '../common/errors.js'",
+        'export type { SandboxWorld }',
+        'export { Journal, SandboxError }',
+        `export function short() {\n${'  void 0\n'.repeat(98)}}`,
+      ].join('\n'),
+    ],
+    [
       'src/core/planted.ts',
       [
-        "import apiKeys from '../../fixtures/api-keys.json'",
-        "import slowNetwork from '../../scenarios/slow-network.json'",
         "import { Collection } from '@msw/data'",
         "import { http } from 'msw'",
-        "import { SandboxError } from './errors.js'",
-        'export { apiKeys, slowNetwork, Collection, http, SandboxError }',
+        "import { SandboxError } from './common/errors.js'",
+        "import { Pipeline } from './pipeline/pipeline.js'",
+        'export { Collection, http, SandboxError, Pipeline }',
         'export const reply = new Response(new TextDecoder().decode(new Uint8Array([120])), { headers: new Headers() })',
         // A local named like a browser global is not the global.
         "const window = 'minute'",
@@ -159,28 +192,29 @@ describe('eslint refuses imports and globals across the boundaries', () => {
     expect(await errors(filePath, code)).toEqual([])
   })
 
-  // The direction patterns match `../<folder>/` from a file's own folder, which holds
-  // only while every source file sits directly in src or in one of these folders, or in
-  // a deeper folder that has its own rule (`../../<folder>/`, eslint.config.js).
-  test('src keeps the layout the patterns assume', () => {
-    const folders = new Set(['core', 'node', 'browser', 'express', 'cli', 'openapi'])
-    const nested = new Set(['node/file-store'])
-    const misplaced = readdirSync(join(root, 'src'), {
-      recursive: true,
-      encoding: 'utf8',
-    })
-      .filter((path) => /\.[cm]?[jt]sx?$/.test(path))
-      .map((path) => path.split(sep))
-      .filter(
-        (parts) =>
-          !(
-            parts.length === 1 ||
-            (parts.length === 2 && folders.has(parts[0]!)) ||
-            (parts.length === 3 && nested.has(`${parts[0]}/${parts[1]}`))
-          ),
-      )
-      .map((parts) => parts.join('/'))
-    expect(misplaced).toEqual([])
+  // Every source file is in a room of scripts/eslint-rooms.js (the rules know where it
+  // may import from), and no folder is a bag: at most 20 source files directly in it.
+  test('every file of src is in a room, and no folder holds more than 20 source files', () => {
+    const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+      .map((path) => `src/${path.split(sep).join('/')}`)
+      .filter((path) => /\.[cm]?[jt]sx?$/.test(path) && !/\.test(-support)?\./.test(path))
+    expect(sources.filter((path) => roomOf(path) === undefined)).toEqual([])
+    const perFolder = new Map<string, number>()
+    for (const path of sources) {
+      const folder = path.slice(0, path.lastIndexOf('/'))
+      perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1)
+    }
+    expect([...perFolder].filter(([, count]) => count > 20)).toEqual([])
+  })
+
+  // Each room of the core says what lives there and what it may import.
+  test('each room of the core opens with what it holds and may import', () => {
+    const rooms = Object.keys(ROOMS).filter((room) => room.startsWith('src/core/'))
+    for (const room of rooms) {
+      const readme = readFileSync(join(root, room, 'README.md'), 'utf8')
+      expect(readme, room).toMatch(/^# src\/core\/\w+/)
+      expect(readme, room).toContain('May import')
+    }
   })
 })
 
@@ -196,7 +230,7 @@ describe('the core type-checks without Node', () => {
     'node-fs-side-effect': "import 'node:fs'",
     'bare-fs': "import 'fs'",
     clean: [
-      "import { SandboxError } from './errors.js'",
+      "import { SandboxError } from './common/errors.js'",
       'export { SandboxError }',
       'export const reply = new Response(new TextDecoder().decode(new Uint8Array([120])))',
       "export const request = new Request('http://localhost/v1/pets', { headers: new Headers() })",

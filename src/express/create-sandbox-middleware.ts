@@ -26,6 +26,7 @@ import {
 } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline/pipeline.js'
 import { toResponse, type Reply } from '../core/http/reply.js'
+import type { Scope } from '../core/pipeline/pipeline.js'
 import { portOf } from '../core/pipeline/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { discardBody, drainLimitOf, readBody } from './read-body.js'
@@ -99,6 +100,12 @@ export interface MiddlewareInternals {
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
   /** The budget of large transfers (tests give a small one); default, one of its own. */
   transferBudget?: TransferBudget
+  /**
+   * The standalone app refused every Host and target that is not one before any of its
+   * pages (create-sandbox-app.ts `checkRequest`): neither is checked again here, nor by
+   * the pipeline (Pipeline `scope`).
+   */
+  requestChecked?: boolean
 }
 
 /** Options of the Express adapter itself. */
@@ -146,7 +153,7 @@ export function buildSandboxMiddleware(
   internals: MiddlewareInternals = {},
 ): SandboxMiddleware {
   const limit = checkBodyLimit(adapter.bodyLimit)
-  const { fastPath, overridesEverywhere, untrustedOrigin } = internals
+  const { fastPath, overridesEverywhere, untrustedOrigin, requestChecked } = internals
   const budget = internals.transferBudget ?? new TransferBudget()
   const port = portOf(sandbox)
 
@@ -177,7 +184,7 @@ export function buildSandboxMiddleware(
     const host = req.headers.host
     const target = originForm(req.url, host)
     // A Host that is not one must not take part in the URL: it could move the path.
-    const badHost = host === undefined ? undefined : checkHost(host)
+    const badHost = host === undefined || requestChecked ? undefined : checkHost(host)
     // A target that is not a path (`*`, another host's URL) is refused by the core when
     // its path is the sandbox's: the URL, which msw matches on, gets only that path.
     const path = target.charCodeAt(0) === 47 ? target : targetPath(target)
@@ -187,11 +194,11 @@ export function buildSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const owned = port.owns(url, target)
-    if (!owned && !(overridesEverywhere && sandbox.overrides.length > 0)) {
+    const scope = port.scope(url, target, requestChecked)
+    if (!scope && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }
-    void answer(req, res, next, url, target, badHost, owned)
+    void answer(req, res, next, url, target, badHost, scope)
   }
 
   async function answer(
@@ -201,7 +208,7 @@ export function buildSandboxMiddleware(
     url: URL,
     target: string,
     badHost: Failure | undefined,
-    owned: boolean,
+    scope: Scope | undefined,
   ) {
     let held: AdapterInit | undefined
     try {
@@ -248,6 +255,7 @@ export function buildSandboxMiddleware(
         body === undefined
           ? { target, url, client: res }
           : { body, target, url, client: res }
+      if (scope) init.scope = scope
       if (req.baseUrl) init.mount = req.baseUrl
       held = init
       // A large answer (an export, a HAR) takes its room before it is built; only the
@@ -264,7 +272,7 @@ export function buildSandboxMiddleware(
       inits.set(request, init)
       fastPath?.prepare(request)
       const handlers =
-        overrides.length === 0 ? ownOnly : owned ? [...overrides, own] : overrides
+        overrides.length === 0 ? ownOnly : scope ? [...overrides, own] : overrides
       let response: Response | undefined
       try {
         response = await getResponse(handlers as MswRequestHandler[], request)

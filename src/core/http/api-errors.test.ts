@@ -55,7 +55,7 @@ test("a scenario's forced failure keeps its own status and code", () => {
 })
 
 test("docs/errors.md's error table lists exactly the package's codes, each with its status", () => {
-  const page = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+  const page = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
   const section = page.slice(page.indexOf('## Error codes'))
   const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| status')))
   const rows = [...table.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`/gm)].map(

@@ -52,7 +52,7 @@ describe('latency is 0 to 60,000 ms, or { minMs, maxMs } with minMs <= maxMs', (
     'a scenario file with latency %s names the file, the field and the rule',
     (_, latency) => {
       expect(() =>
-        parseScenario({ name: 'slow', description: 'd', latency }, '../slow.json'),
+        parseScenario({ name: 'slow', description: 'd', latency }, './slow.json'),
       ).toThrow(
         /^Failed to load the scenario \.\/slow\.json: latency must be milliseconds from 0 to 60,000 .* with minMs <= maxMs\. Fix the field named above/,
       )
