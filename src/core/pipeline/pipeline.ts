@@ -20,6 +20,7 @@ import {
 import type { SandboxWorld } from '../world/world.js'
 import type { CarryingInternals } from '../world/session-carry.js'
 import type { ClientConnection } from '../scenarios/latency.js'
+import { AnsweredRequests } from './answered-requests.js'
 
 /**
  * What the pipeline reads of the sandbox that owns it (the SandboxOwner of
@@ -101,6 +102,8 @@ export interface Scope {
  */
 export class Pipeline {
   readonly #host: PipelineHost
+  /** The requests the sandbox's own msw handler answered (handlers.ts, attach-sandbox.ts): this sandbox's alone. */
+  readonly answered = new AnsweredRequests()
 
   constructor(host: PipelineHost) {
     this.#host = host

@@ -4,6 +4,7 @@ import type { HandleInit, Scope } from './pipeline.js'
 import type { HeaderMap, Reply } from '../http/reply.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import type { CarryingInternals } from '../world/session-carry.js'
+import type { AnsweredRequests } from './answered-requests.js'
 
 /**
  * The sandbox's one port: where adapters and handlers hand it requests (its Pipeline,
@@ -48,6 +49,8 @@ export interface Port {
    * checked (session-carry.ts).
    */
   readonly carrying: CarryingInternals
+  /** The requests the sandbox's own msw handler answered (handlers.ts, attach-sandbox.ts). */
+  readonly answered: AnsweredRequests
 }
 
 /** Where a sandbox made by `createSandbox` holds its port. */

@@ -286,8 +286,16 @@ export class SandboxWorld implements SessionEntry, World {
     return store.loading ? store.ready.then(() => store) : store
   }
 
+  /**
+   * Its pets as an @msw/data collection, right at the first read once `ready`; before
+   * (or while a reset or reload is under way) a read throws a SandboxError naming the
+   * `ready` to await, never an empty list (PetStore#guarded).
+   */
   get db(): { pets: PetStore['collection'] } {
-    return (this.#db ??= { pets: this.#pets.collection })
+    if (this.#db) return this.#db
+    const world =
+      this.sessionId === undefined ? 'sandbox' : `sandbox.session('${this.sessionId}')`
+    return (this.#db = { pets: this.#pets.guarded(world) })
   }
 
   get scenario(): Scenario {
