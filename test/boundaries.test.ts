@@ -155,8 +155,8 @@ describe('eslint refuses imports and globals across the boundaries', () => {
         "import { Collection } from '@msw/data'",
         "import { http } from 'msw'",
         "import { SandboxError } from './common/errors.js'",
-        "import { createPipeline } from './pipeline/pipeline.js'",
-        'export { Collection, http, SandboxError, createPipeline }',
+        "import { Pipeline } from './pipeline/pipeline.js'",
+        'export { Collection, http, SandboxError, Pipeline }',
         'export const reply = new Response(new TextDecoder().decode(new Uint8Array([120])), { headers: new Headers() })',
         // A local named like a browser global is not the global.
         "const window = 'minute'",

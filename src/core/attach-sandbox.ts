@@ -1,4 +1,3 @@
-import { answeredBySandbox } from './pipeline/handlers.js'
 import type { Sandbox } from './world/sandbox-types.js'
 import { portOf } from './pipeline/sandbox-port.js'
 
@@ -31,7 +30,7 @@ export function attachSandbox<Setup extends MswSetup>(
   // Any mocked answer the sandbox did not give came from the user's own handlers (the
   // handlers option, or server.use() in a test): journalled as an override.
   setup.events.on('response:mocked', ({ request, requestId, response }) => {
-    if (!answeredBySandbox(request, requestId)) {
+    if (!port.answered.has(request, requestId)) {
       port.recordOverride(request, response.status)
     }
   })

@@ -111,6 +111,7 @@ export function buildSandboxApp(
     {
       ...(fastPath ? { fastPath } : {}),
       overridesEverywhere: true,
+      requestChecked: true,
       untrustedOrigin: access.untrustedOrigin,
     },
   )

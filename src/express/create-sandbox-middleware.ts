@@ -26,6 +26,7 @@ import {
 } from '../core/sandbox-options.js'
 import type { HandleInit } from '../core/pipeline/pipeline.js'
 import { toResponse, type Reply } from '../core/http/reply.js'
+import type { Scope } from '../core/pipeline/pipeline.js'
 import { portOf, type Port } from '../core/pipeline/sandbox-port.js'
 import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
 import { discardBody, drainLimitOf, readBody } from './read-body.js'
@@ -99,6 +100,12 @@ export interface MiddlewareInternals {
   untrustedOrigin?: (req: IncomingMessage) => string | undefined
   /** The budget of large transfers (tests give a small one); default, one of its own. */
   transferBudget?: TransferBudget
+  /**
+   * The standalone app refused every Host and target that is not one before any of its
+   * pages (create-sandbox-app.ts `checkRequest`): neither is checked again here, nor by
+   * the pipeline (Pipeline `scope`).
+   */
+  requestChecked?: boolean
 }
 
 /** Options of the Express adapter itself. */
@@ -158,13 +165,13 @@ export function buildSandboxMiddleware(
     ownOnly: [own],
   }
   const { port } = state
-  const { overridesEverywhere } = internals
+  const { overridesEverywhere, requestChecked } = internals
 
   const middleware = (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const host = req.headers.host
     const target = originForm(req.url, host)
     // A Host that is not one must not take part in the URL: it could move the path.
-    const badHost = host === undefined ? undefined : checkHost(host)
+    const badHost = host === undefined || requestChecked ? undefined : checkHost(host)
     // A target that is not a path (`*`, another host's URL) is refused by the core when
     // its path is the sandbox's: the URL, which msw matches on, gets only that path.
     const path = target.charCodeAt(0) === 47 ? target : targetPath(target)
@@ -174,11 +181,11 @@ export function buildSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const owned = port.owns(url, target)
-    if (!owned && !(overridesEverywhere && sandbox.overrides.length > 0)) {
+    const scope = port.scope(url, target, requestChecked)
+    if (!scope && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }
-    void answer(state, req, res, next, url, target, badHost, owned)
+    void answer(state, req, res, next, url, target, badHost, scope)
   }
 
   Object.defineProperty(middleware, 'sandbox', { value: sandbox, enumerable: true })
@@ -239,7 +246,7 @@ async function answer(
   url: URL,
   target: string,
   badHost: Failure | undefined,
-  owned: boolean,
+  scope: Scope | undefined,
 ) {
   const { sandbox, port, budget } = adapter
   let held: AdapterInit | undefined
@@ -258,14 +265,14 @@ async function answer(
     // The user's handlers come first and may read the body: then it is in the request.
     const overrides = sandbox.overrides
     const request = toFetchRequest(req, url, overrides.length > 0 ? body : undefined)
-    const init = adapterInit(adapter, req, res, url, target, body)
+    const init = adapterInit(adapter, req, res, url, target, body, scope)
     held = init
     adapter.inits.set(request, init)
     adapter.internals.fastPath?.prepare(request)
     const handlers =
       overrides.length === 0
         ? adapter.ownOnly
-        : owned
+        : scope
           ? [...overrides, adapter.own]
           : overrides
     let response: Response | undefined
@@ -347,10 +354,12 @@ function adapterInit(
   url: URL,
   target: string,
   body: Buffer | undefined,
+  scope: Scope | undefined,
 ): AdapterInit {
   const { budget } = adapter
   const init: AdapterInit =
     body === undefined ? { target, url, client: res } : { body, target, url, client: res }
+  if (scope) init.scope = scope
   if (req.baseUrl) init.mount = req.baseUrl
   // A large answer (an export, a HAR) takes its room before it is built; only the
   // control API has one (no closure per /v1 request).

@@ -201,6 +201,65 @@ describe('the in-test runtime', () => {
   })
 })
 
+describe('db before the sandbox is ready: never an empty read', () => {
+  /** What a read throws, or the read's result when it throws nothing. */
+  const thrown = (read: () => unknown) => {
+    try {
+      return read()
+    } catch (error) {
+      return error
+    }
+  }
+
+  test('the default db throws a SandboxError naming `await sandbox.ready` until it is; a reference taken before reads right after', async () => {
+    const sandbox = createSandbox({ seed: 42, count: 5 })
+    // Taking db.pets is fine (a hook, a variable at the top of a file): reading is not.
+    const pets = sandbox.db.pets
+    const error = thrown(() => pets.findMany())
+    expect(error).toBeInstanceOf(SandboxError)
+    expect(error).toMatchObject({ code: 'NOT_READY' })
+    expect((error as Error).message).toMatch(
+      /^Failed to call sandbox\.db\.pets\.findMany\(\): .*still loading.*`await sandbox\.ready`/,
+    )
+    expect(thrown(() => sandbox.db.pets.all())).toBeInstanceOf(SandboxError)
+    expect(thrown(() => pets.count())).toBeInstanceOf(SandboxError)
+    await sandbox.ready
+    expect(pets.findMany()).toHaveLength(5)
+    expect(sandbox.db.pets.all().map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5])
+  })
+
+  test("a session's db made before the sandbox is ready throws naming its own ready, then holds the seeded pets", async () => {
+    const sandbox = createSandbox({ seed: 42, count: 5 })
+    const bob = sandbox.session('bob')
+    const error = thrown(() => bob.db.pets.findMany())
+    expect(error).toBeInstanceOf(SandboxError)
+    expect((error as Error).message).toMatch(
+      /^Failed to call sandbox\.session\('bob'\)\.db\.pets\.findMany\(\): .*`await sandbox\.session\('bob'\)\.ready`/,
+    )
+    await bob.ready
+    expect(bob.db.pets.findMany()).toHaveLength(5)
+  })
+
+  test('a reset or reload under way throws too, rather than showing the pets from before it', async () => {
+    const sandbox = createSandbox({
+      seed: 42,
+      count: 5,
+      // A store makes a reset asynchronous: it writes the replaced state.
+      store: { write: () => Promise.resolve() },
+    })
+    await sandbox.ready
+    sandbox.db.pets.delete((q) => q.where({ id: 1 }))
+    const reset = sandbox.reset()
+    expect(thrown(() => sandbox.db.pets.count())).toBeInstanceOf(SandboxError)
+    await reset
+    expect(sandbox.db.pets.count()).toBe(5)
+    const reload = sandbox.reloadFixtures(undefined)
+    expect(thrown(() => sandbox.db.pets.findFirst())).toBeInstanceOf(SandboxError)
+    await reload
+    expect(sandbox.db.pets.count()).toBe(5)
+  })
+})
+
 describe('options', () => {
   test('baseUrl narrows the handlers to one base address', async () => {
     const sandbox = createSandbox({ baseUrl: 'https://api.example.com/v1' })

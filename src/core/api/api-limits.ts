@@ -77,8 +77,8 @@ export function checkLimit(
   if (decision.allowed) return decision
   const message =
     decision.code === 'api_key_temporarily_banned'
-      ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429. In the sandbox, POST /__sandbox/reset${world.session === undefined ? '' : ` sent with X-Sandbox-Session: ${world.session}`} lifts the ban at once (so does advancing the clock).`
-      : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${howToLeave(scenario, key, world.session)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
+      ? `This API key is temporarily banned for sending requests while a 429 asked it to wait. Wait ${decision.retryAfterSeconds} s (Retry-After) and back off exponentially after every 429. In the sandbox, POST /__sandbox/reset${world.sessionId === undefined ? '' : ` sent with X-Sandbox-Session: ${world.sessionId}`} lifts the ban at once (so does advancing the clock).`
+      : `Rate limit exceeded: ${limitHolder(scenario, key)} allows ${decision.window === 'day' ? `${policy.limits.perDay} requests a day` : `${policy.limits.perMinute} requests a minute`}${policy.exhausted ? `, and the scenario "${scenario.name}" starts every minute window used up (${howToLeave(scenario, key, world.sessionId)})` : ''}. Retry after ${decision.retryAfterSeconds} s (Retry-After); requests sent before then count towards a temporary ban of the key (after ${policy.ban.afterIgnoredRetries}).`
   return { ...decision, failure: fail(decision.code, message) }
 }
 

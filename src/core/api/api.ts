@@ -54,7 +54,7 @@ function describe(
     path: journalPath(target),
     scenario: world.activeScenario().name,
   }
-  if (world.session !== undefined) entry.session = world.session
+  if (world.sessionId !== undefined) entry.session = world.sessionId
   if (route) entry.operation = route.operationId
   if (route?.deprecated) entry.deprecated = true
   const headers = journalHeaders(request.headers)
@@ -95,12 +95,23 @@ function requestedScenario(request: Request): string | null {
 }
 
 /**
- * The scenario of a request that names none with `X-Sandbox-Scenario`: its scenario
- * key's, or else the world's switch.
+ * The scenario a request runs under, strongest first: the one its `X-Sandbox-Scenario`
+ * header names, its scenario key's, the world's switch. The one place this order is
+ * written (answered and refused requests alike). `unknown`: the header named no
+ * scenario of the world (the request is then refused, under the scenario below).
  */
-function keyedScenario(world: SandboxWorld, authorization: string | null): Scenario {
-  const named = peekKey(authorization, world.keys)?.scenario
-  return (named !== undefined && world.findScenario(named)) || world.activeScenario()
+function scenarioOf(
+  world: SandboxWorld,
+  request: Request,
+  authorization: string | null,
+): { scenario: Scenario; unknown?: string } {
+  const requested = requestedScenario(request)
+  const named = requested === null ? undefined : world.findScenario(requested)
+  if (named) return { scenario: named }
+  const keyed = peekKey(authorization, world.keys)?.scenario
+  const scenario =
+    (keyed !== undefined && world.findScenario(keyed)) || world.activeScenario()
+  return requested === null ? { scenario } : { scenario, unknown: requested }
 }
 
 /** Where a request of the v1 API came in, and how its body is read. */
@@ -137,21 +148,17 @@ export async function handleApiRequest(
   const { extraHeaders, entry } = described
 
   if (world.loading) await world.ready
-  // Strongest first: the request's header, the key's scenario, the session's switch.
-  let scenario = keyedScenario(world, call.authorization)
-  const requested = requestedScenario(request)
+  const { scenario, unknown } = scenarioOf(world, request, call.authorization)
   let reply: Reply
-  const named = requested === null ? undefined : world.findScenario(requested)
-  if (requested !== null && !named) {
+  if (unknown !== undefined) {
     const known = authenticate(call.authorization, world.keys, scenario).key
     const failure = fail(
       'unknown_scenario',
-      `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.unknownScenario(requested)}`,
+      `The ${SCENARIO_HEADER} header names no loaded scenario: ${world.unknownScenario(unknown)}`,
     )
     noteFailure(entry, failure)
     reply = errorReply(failure, peekHeaders(world, scenario, known), extraHeaders)
   } else {
-    if (named) scenario = named
     entry.scenario = scenario.name
     // Faults (docs/faults.md): the session and the scenario are chosen, nothing else
     // has happened. A dropped request stops here: no auth, no limit, no resolver, no
@@ -214,11 +221,8 @@ function unanswered(
   )
   delete entry.operation
   delete entry.deprecated
-  // The order handleApiRequest follows: the request's header, the key's, the switch.
-  const requested = requestedScenario(request)
-  const scenario =
-    (requested && world.findScenario(requested)) || keyedScenario(world, authorization)
-  const auth = authenticate(authorization, world.keys, scenario, world.session)
+  const { scenario } = scenarioOf(world, request, authorization)
+  const auth = authenticate(authorization, world.keys, scenario, world.sessionId)
   entry.scenario = scenario.name
   if (auth.key) Object.assign(entry, { key: auth.key.key, plan: auth.key.planName })
   return { entry, extraHeaders, scenario, auth }
@@ -300,7 +304,7 @@ async function answer(
 ): Promise<Reply> {
   const { request } = call
   const now = world.clock.now()
-  const auth = authenticate(call.authorization, world.keys, scenario, world.session)
+  const auth = authenticate(call.authorization, world.keys, scenario, world.sessionId)
   if (found.kind === 'method-not-allowed') {
     // Before authentication, as a gateway routes before it asks for a key: `TRACE
     // /v1/pets` is 405 with Allow whatever the key (it was 401 without one). A valid

@@ -96,7 +96,7 @@ function forcedError(
     forced.code,
     forced.message ??
       (forced.code === 'not_found' && operation === 'getPet'
-        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id); ${howToLeave(scenario, key, world.session)}.`
+        ? `No pet with that id (scenario "${scenario.name}" answers 404 for every id); ${howToLeave(scenario, key, world.sessionId)}.`
         : `Forced by the scenario "${scenario.name}" (${forced.code}).`),
   )
 }

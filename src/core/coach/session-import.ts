@@ -163,23 +163,8 @@ export function* checkExportSteps(
   const root = options.root ?? 'from'
   const field = (path: string) => (root === '' ? path : `${root}.${path}`)
   const problem = (message: string): CheckedExport => ({ ok: false, message })
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return problem(
-      `${root || 'the export'} must be an object, the JSON of a session export ("format": "${SESSION_FORMAT}"), got ${typeName(value)}`,
-    )
-  }
-  // The format first and alone: another format's fields would only be noise.
-  const format = (value as { format?: unknown }).format
-  if (format !== SESSION_FORMAT) {
-    const given = format === undefined ? 'is missing' : `is ${JSON.stringify(format)}`
-    const hint =
-      format === STATE_FORMAT
-        ? ' (that is a --persist state file: give it to --persist, or export a session with GET /__sandbox/export)'
-        : typeof format === 'string' && format.startsWith('petstore-sandbox/session@')
-          ? ' (an export of another version of petstore-sandbox: export it again with this one)'
-          : ''
-    return problem(`${field('format')} ${given}; it must be "${SESSION_FORMAT}"${hint}`)
-  }
+  const wrongFormat = formatProblem(value, root, field)
+  if (wrongFormat !== undefined) return problem(wrongFormat)
   // Parsed inside an object named after the root, so zod's paths read `from.pets[3].name`.
   const wrap = <Schema extends z.ZodMiniType>(schema: Schema) =>
     root === '' ? schema : z.object({ [root]: schema })
@@ -192,47 +177,94 @@ export function* checkExportSteps(
     )
     return problem(describe(issues))
   }
+  const naming: ExportNaming = { root, field, describe }
+  const lists = yield* checkListsSteps(shell.data, naming, options.maxPets)
+  if (typeof lists === 'string') return problem(lists)
+  const read = { ...shell.data, ...lists } as z.infer<typeof sessionExportSchema>
+  const data: SessionExport = {
+    ...read,
+    journal: read.journal ?? [],
+    // Without its journal, an export has not all of it.
+    journalComplete: read.journal !== undefined && read.journalComplete !== false,
+  }
+  try {
+    toEpochMs(data.clock.now, field('clock.now'))
+  } catch (error) {
+    return problem(reasonOf(error))
+  }
+  const wrongScenario = scenariosProblem(data.scenarios, field, options.maxPets)
+  return wrongScenario === undefined ? { ok: true, value: data } : problem(wrongScenario)
+}
+
+/** How the checks of an export name its fields (`from.pets[3].name`) and describe issues. */
+interface ExportNaming {
+  /** What the export is a field of ({@link ExportCheckOptions}); '' for a file's own. */
+  root: string
+  /** The name of a field of the export. */
+  field(path: string): string
+  /** The first issues of zod's, their paths from the root. */
+  describe(issues: readonly $ZodIssue[]): string
+}
+
+/**
+ * Why `value` is not an export of this format: not an object, or another format (told
+ * first and alone: another format's fields would only be noise); undefined when it is.
+ */
+function formatProblem(
+  value: unknown,
+  root: string,
+  field: (path: string) => string,
+): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `${root || 'the export'} must be an object, the JSON of a session export ("format": "${SESSION_FORMAT}"), got ${typeName(value)}`
+  }
+  const format = (value as { format?: unknown }).format
+  if (format === SESSION_FORMAT) return undefined
+  const given = format === undefined ? 'is missing' : `is ${JSON.stringify(format)}`
+  const hint =
+    format === STATE_FORMAT
+      ? ' (that is a --persist state file: give it to --persist, or export a session with GET /__sandbox/export)'
+      : typeof format === 'string' && format.startsWith('petstore-sandbox/session@')
+        ? ' (an export of another version of petstore-sandbox: export it again with this one)'
+        : ''
+  return `${field('format')} ${given}; it must be "${SESSION_FORMAT}"${hint}`
+}
+
+/**
+ * Checks each item of each of the export's lists alone, in slices, stopping at the first
+ * wrong one: the lists as checked, or what is wrong (a pet's id told once every list
+ * passed, as a check of them all at the end told it).
+ */
+function* checkListsSteps(
+  shell: z.infer<typeof exportShellSchema>,
+  { root, field, describe }: ExportNaming,
+  maxPets: number | undefined,
+): Steps<Record<string, unknown[]> | string> {
   const meter = new SliceMeter()
   const lists: Record<string, unknown[]> = {}
-  // The pets' ids, checked as each pet is; the first wrong one told once the lists
-  // passed, as a check of them all at the end told it.
+  // The pets' ids, checked as each pet is.
   const ids = new PetIdCheck({
     code: 'INVALID_SESSION_EXPORT',
     action: 'check the export',
     field: field('pets'),
-    maxPets: options.maxPets,
+    maxPets,
   })
   let wrongId: string | undefined
   for (const list of LISTS) {
-    const items = shell.data[list.name]
+    const items = shell[list.name]
     if (items === undefined) continue
     const checked: unknown[] = []
     for (const [index, item] of items.entries()) {
       const at = [...(root === '' ? [] : [root]), list.name, index]
-      if (list.name === 'scenarios') {
-        // A record naming "__proto__", which the parse would drop.
-        try {
-          checkProtoNames(item, '')
-        } catch (error) {
-          return problem(`${fieldPath(at, root)}.${reasonOf(error)}`)
-        }
-        // Its size, and its pets one by one.
-        const wrong = yield* scenarioSizeSteps(item, at, describe)
-        if (wrong !== undefined) return problem(wrong)
-      } else if (!atMostValues(item, list.values)) {
-        return problem(
-          `${fieldPath(at, root)} holds more than ${thousands(list.values)} values, more than ${list.what} has`,
-        )
-      }
+      const wrong = yield* itemSizeSteps(list, item, at, root, describe)
+      if (wrong !== undefined) return wrong
       const parsed = list.schema.safeParse(item, { reportInput: true })
       if (!parsed.success) {
-        return problem(
-          describe(
-            parsed.error.issues.map((issue) => ({
-              ...issue,
-              path: [...at, ...issue.path],
-            })),
-          ),
+        return describe(
+          parsed.error.issues.map((issue) => ({
+            ...issue,
+            path: [...at, ...issue.path],
+          })),
         )
       }
       checked.push(parsed.data)
@@ -247,42 +279,61 @@ export function* checkExportSteps(
     }
     lists[list.name] = checked
   }
-  const read = { ...shell.data, ...lists } as z.infer<typeof sessionExportSchema>
-  const data: SessionExport = {
-    ...read,
-    journal: read.journal ?? [],
-    // Without its journal, an export has not all of it.
-    journalComplete: read.journal !== undefined && read.journalComplete !== false,
+  return wrongId ?? lists
+}
+
+/**
+ * Why an item of a list is larger than one can be, before its schema is: a scenario
+ * naming "__proto__" (which the parse would drop), or its size and its pets one by one;
+ * another item's count of values. Undefined when it is not.
+ */
+function* itemSizeSteps(
+  list: (typeof LISTS)[number],
+  item: unknown,
+  at: PropertyKey[],
+  root: string,
+  describe: ExportNaming['describe'],
+): Steps<string | undefined> {
+  if (list.name === 'scenarios') {
+    try {
+      checkProtoNames(item, '')
+    } catch (error) {
+      return `${fieldPath(at, root)}.${reasonOf(error)}`
+    }
+    return yield* scenarioSizeSteps(item, at, describe)
   }
-  if (wrongId !== undefined) return problem(wrongId)
-  try {
-    toEpochMs(data.clock.now, field('clock.now'))
-  } catch (error) {
-    return problem(reasonOf(error))
-  }
+  if (atMostValues(item, list.values)) return undefined
+  return `${fieldPath(at, root)} holds more than ${thousands(list.values)} values, more than ${list.what} has`
+}
+
+/**
+ * What is wrong with the export's scenarios beyond their schema: keys of their own, a
+ * name defined twice, what defining one would refuse (ids of its pets, auth fields that
+ * exclude each other); undefined when nothing is.
+ */
+function scenariosProblem(
+  scenarios: readonly Scenario[],
+  field: (path: string) => string,
+  maxPets: number | undefined,
+): string | undefined {
   const names = new Set<string>()
-  for (const [index, scenario] of data.scenarios.entries()) {
+  for (const [index, scenario] of scenarios.entries()) {
     const at = field(`scenarios[${index}]`)
     // Keys are global (docs/scenarios.md): a scenario made at run time has none.
     if (scenario.keys !== undefined) {
-      return problem(
-        `${at}.keys must be left out: a scenario defined at run time has no keys of its own`,
-      )
+      return `${at}.keys must be left out: a scenario defined at run time has no keys of its own`
     }
     if (names.has(scenario.name)) {
-      return problem(
-        `${at}.name "${scenario.name}" is defined twice in ${field('scenarios')}`,
-      )
+      return `${at}.name "${scenario.name}" is defined twice in ${field('scenarios')}`
     }
     names.add(scenario.name)
     try {
-      // The checks beyond the schema (ids of its pets, auth fields that exclude each other).
-      parseScenario(scenario, at, { maxPets: options.maxPets })
+      parseScenario(scenario, at, { maxPets })
     } catch (error) {
-      return problem(`${at}.${reasonOf(error)}`)
+      return `${at}.${reasonOf(error)}`
     }
   }
-  return { ok: true, value: data }
+  return undefined
 }
 
 /** The "<reason>" of a SandboxError's "Failed to <action>: <reason>. <fix>" message. */

@@ -15,6 +15,7 @@ export type SandboxErrorCode =
   | 'STORAGE_FAILED'
   | 'FILE_LOCKED'
   | 'CLIENT_MISBEHAVED'
+  | 'NOT_READY'
 
 /**
  * The one error class the sandbox throws. Its message reads

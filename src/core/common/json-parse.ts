@@ -73,31 +73,45 @@ type Open =
   | { array: unknown[]; items: number }
   | { object: Record<string, unknown>; key: string; items: number }
 
+/** What {@link JsonScanner.value} gives when an array or object opened. */
+const OPEN = Symbol('open')
+
 /**
- * Parses `text` as `JSON.parse` does (`__proto__` an own property, the last of
- * duplicate keys kept), in steps: it yields after each slice of work, and returns the
- * value or a {@link JsonRefusal}.
+ * The text of a parse and where it is read: one call a token (a string, a number, a
+ * literal, a key, the space between), its characters scanned in the call's own loop.
  */
-export function* parseJsonSteps(text: string): Steps<unknown> {
-  const meter = new SliceMeter()
-  const stack: Open[] = []
-  let at = 0
-  let counted = 0
-  const space = () => {
+class JsonScanner {
+  /** Where the next token starts. */
+  at = 0
+  /** The refusal of a syntax error, one per parse. */
+  readonly refused = new JsonRefusal('syntax')
+  readonly stack: Open[] = []
+
+  constructor(readonly text: string) {}
+
+  /** Skips the whitespace at `at`. */
+  space(): void {
+    const { text } = this
+    let at = this.at
     for (;;) {
       const code = text.charCodeAt(at)
       if (code === 32 || code === 10 || code === 13 || code === 9) at++
-      else return
+      else break
     }
+    this.at = at
   }
+
   /** The string whose opening quote is at `at`; undefined when it is not one. */
-  const string = (): string | undefined => {
+  string(): string | undefined {
+    const { text } = this
     let result = ''
-    let from = ++at
+    let at = this.at + 1
+    let from = at
     for (;;) {
       const code = text.charCodeAt(at)
       if (code === 34) {
-        result += text.slice(from, at++)
+        result += text.slice(from, at)
+        this.at = at + 1
         return result
       }
       if (code === 92) {
@@ -119,102 +133,123 @@ export function* parseJsonSteps(text: string): Steps<unknown> {
       else at++
     }
   }
-  const literal = (word: string, value: unknown) => {
-    if (!text.startsWith(word, at)) return refused
-    at += word.length
-    return value
-  }
-  const refused = new JsonRefusal('syntax')
-  /** A scalar at `at`, or `OPEN` when an array or object opened there, or a refusal. */
-  const OPEN = Symbol('open')
-  const value = (): unknown => {
+
+  /**
+   * The value at `at`: a scalar, or {@link OPEN} when an array or object opened there
+   * (pushed on the stack, and the space after it skipped), or a refusal.
+   */
+  value(): unknown {
+    const { text, at } = this
     const code = text.charCodeAt(at)
     if (code === 123 || code === 91) {
-      if (stack.length >= MAX_JSON_DEPTH) return new JsonRefusal('depth')
-      at++
-      space()
-      if (code === 91) {
-        stack.push({ array: [], items: 0 })
-        return OPEN
-      }
-      stack.push({ object: {}, key: '', items: 0 })
+      if (this.stack.length >= MAX_JSON_DEPTH) return new JsonRefusal('depth')
+      this.at++
+      this.space()
+      if (code === 91) this.stack.push({ array: [], items: 0 })
+      else this.stack.push({ object: {}, key: '', items: 0 })
       return OPEN
     }
-    if (code === 34) return string() ?? refused
-    if (code === 116) return literal('true', true)
-    if (code === 102) return literal('false', false)
-    if (code === 110) return literal('null', null)
+    if (code === 34) return this.string() ?? this.refused
+    if (code === 116) return this.literal('true', true)
+    if (code === 102) return this.literal('false', false)
+    if (code === 110) return this.literal('null', null)
     NUMBER.lastIndex = at
     const match = NUMBER.exec(text)
-    if (match === null) return refused
-    at = NUMBER.lastIndex
+    if (match === null) return this.refused
+    this.at = NUMBER.lastIndex
     return Number(match[0])
   }
-  /** Reads the key of an object's next member (after `{` or `,`), and its colon. */
-  const key = (open: { key: string }): boolean => {
-    space()
-    if (text.charCodeAt(at) !== 34) return false
-    const name = string()
-    if (name === undefined) return false
-    space()
-    if (text.charCodeAt(at) !== 58) return false
-    at++
-    open.key = name
+
+  literal(word: string, value: unknown): unknown {
+    if (!this.text.startsWith(word, this.at)) return this.refused
+    this.at += word.length
+    return value
+  }
+
+  /**
+   * After `{` or `,`: in an array, the space before its next value; in an object, its
+   * next member's key and colon too (false when they are not there).
+   */
+  member(open: Open): boolean {
+    this.space()
+    if ('object' in open) {
+      if (this.text.charCodeAt(this.at) !== 34) return false
+      const name = this.string()
+      if (name === undefined) return false
+      this.space()
+      if (this.text.charCodeAt(this.at) !== 58) return false
+      this.at++
+      open.key = name
+      this.space()
+    }
     return true
   }
-  space()
-  let current: unknown = value()
+
+  /** Closes the innermost container, whose closing bracket is at `at`: its value. */
+  close(): unknown {
+    this.at++
+    const open = this.stack.pop() as Open
+    return 'array' in open ? open.array : open.object
+  }
+}
+
+/** Puts a complete value in its container (`__proto__` as an own field, as JSON.parse). */
+function putInto(open: Open, value: unknown): void {
+  if ('array' in open) open.array.push(value)
+  else if (open.key === '__proto__') {
+    Object.defineProperty(open.object, '__proto__', {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  } else open.object[open.key] = value
+}
+
+/**
+ * Parses `text` as `JSON.parse` does (`__proto__` an own property, the last of
+ * duplicate keys kept), in steps: it yields after each slice of work, and returns the
+ * value or a {@link JsonRefusal}.
+ */
+export function* parseJsonSteps(text: string): Steps<unknown> {
+  const meter = new SliceMeter()
+  const scan = new JsonScanner(text)
+  const { stack, refused } = scan
+  let counted = 0
+  scan.space()
+  let current: unknown = scan.value()
   for (;;) {
     if (current instanceof JsonRefusal) return current
     // A value made, and the text read since the last one.
-    const units = 1 + Math.floor((at - counted) / CHARS_PER_UNIT)
-    counted = at
+    const units = 1 + Math.floor((scan.at - counted) / CHARS_PER_UNIT)
+    counted = scan.at
     if (meter.add(units)) yield meter.take()
     if (current === OPEN) {
       const open = stack.at(-1) as Open
       // An empty one closes at once; else its first member.
-      const close = 'array' in open ? 93 : 125
-      if (text.charCodeAt(at) === close) {
-        at++
-        current = closeOne()
+      if (text.charCodeAt(scan.at) === ('array' in open ? 93 : 125)) {
+        current = scan.close()
         continue
       }
-      if ('object' in open && !key(open)) return refused
-      space()
-      current = value()
+      if (!scan.member(open)) return refused
+      current = scan.value()
       continue
     }
     // A value is complete: put it in its container, or it is the whole text.
     const open = stack.at(-1)
     if (open === undefined) {
-      space()
-      return at === text.length ? current : refused
+      scan.space()
+      return scan.at === text.length ? current : refused
     }
     if (++open.items > MAX_JSON_ITEMS) return new JsonRefusal('items')
-    if ('array' in open) open.array.push(current)
-    else if (open.key === '__proto__') {
-      Object.defineProperty(open.object, '__proto__', {
-        value: current,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      })
-    } else open.object[open.key] = current
-    space()
-    const code = text.charCodeAt(at)
+    putInto(open, current)
+    scan.space()
+    const code = text.charCodeAt(scan.at)
     if (code === 44) {
-      at++
-      if ('object' in open && !key(open)) return refused
-      space()
-      current = value()
-    } else if (code === ('array' in open ? 93 : 125)) {
-      at++
-      current = closeOne()
-    } else return refused
-  }
-
-  function closeOne(): unknown {
-    const open = stack.pop() as Open
-    return 'array' in open ? open.array : open.object
+      scan.at++
+      if (!scan.member(open)) return refused
+      current = scan.value()
+    } else if (code === ('array' in open ? 93 : 125)) current = scan.close()
+    else return refused
   }
 }

@@ -24,6 +24,12 @@ export interface Seed {
   isSeeded(id: number): boolean
   /** About the bytes of their JSON in an export ({@link petTextBytes} of each). */
   readonly bytes: number
+  /**
+   * Where the records of single creates are made, for the worlds that start from this
+   * seed (so one per sandbox, never shared with another); without one, each is made in
+   * a collection of its own.
+   */
+  readonly records?: RecordFactory
 }
 
 /**
@@ -77,15 +83,28 @@ export async function createRecords(
   return records
 }
 
-/** Where records of single creates are made (and at once let go). */
-let factory: Collection<typeof petSchema> | undefined
+/**
+ * Makes records of the pet schema one at a time through @msw/data's own `create`, outside
+ * any world's collection (a world that has not made its collection keeps its created
+ * records itself). Its collection, made at the first create, holds a record only until
+ * `create` returns: one collection for every create, not one each.
+ */
+export class RecordFactory {
+  #collection: Collection<typeof petSchema> | undefined
 
-/** Makes one record of the pet schema through @msw/data's own `create`, outside any world's collection. */
-export async function createRecord(pet: Pet): Promise<Pet> {
-  factory ??= new Collection({ schema: petSchema })
-  const record = await factory.create(pet)
-  factory.delete(record)
-  return record
+  async create(pet: Pet): Promise<Pet> {
+    const collection = (this.#collection ??= new Collection({ schema: petSchema }))
+    const record = await collection.create(pet)
+    collection.delete(record)
+    return record
+  }
+}
+
+/** Makes one record of the pet schema for a world that starts from `seed`, outside any world's collection. */
+export async function createRecord(seed: Seed, pet: Pet): Promise<Pet> {
+  if (seed.records) return seed.records.create(pet)
+  const [record] = await createRecords([pet])
+  return record as Pet
 }
 
 /** Builds a seed from fixed pets (faker's or fixtures), in id order. */
@@ -114,7 +133,14 @@ export async function createSeed(
     byId.set(pet.id, pet)
     bytes += petTextBytes(pet)
   }
-  return { pets, byId, nextId: (pets.at(-1)?.id ?? 0) + 1, isSeeded: idsOf(pets), bytes }
+  return {
+    pets,
+    byId,
+    nextId: (pets.at(-1)?.id ?? 0) + 1,
+    isSeeded: idsOf(pets),
+    bytes,
+    records: new RecordFactory(),
+  }
 }
 
 /** Records frozen, indexed and counted per slice of {@link createSeed}. */

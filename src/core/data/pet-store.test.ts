@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { createPetQuota } from './pet-quota.js'
-import { createSeed } from './pet-seed.js'
+import { createSeed, RecordFactory } from './pet-seed.js'
 import { PetStore } from './pet-store.js'
 
 const seed = await createSeed([
@@ -75,6 +75,30 @@ test('a seed still being made: requests wait for ready, and the collection fills
   expect(pets.loading).toBe(true)
   await pets.ready
   expect(collection.findMany().map((pet) => pet.name)).toEqual(['Late'])
+})
+
+test("each seed makes its stores' single records in a factory of its own: two sandboxes share none", async () => {
+  const other = await createSeed([{ id: 2, name: 'Rex', categoryId: 1 }])
+  expect(seed.records).toBeInstanceOf(RecordFactory)
+  expect(other.records).toBeInstanceOf(RecordFactory)
+  expect(other.records).not.toBe(seed.records)
+  const stores = [seed, other].map(
+    (from) => new PetStore({ seed: () => from, quota: createPetQuota() }),
+  )
+  const made = await Promise.all(
+    stores.map((pets, index) => pets.create({ name: `Pet ${index}`, categoryId: 1 })),
+  )
+  expect(made.map((pet) => [pet.id, pet.name])).toEqual([
+    [6, 'Pet 0'],
+    [3, 'Pet 1'],
+  ])
+  // A world whose seed failed makes its records apart, in no shared collection.
+  const failed = new PetStore({
+    seed: () => Promise.reject(new Error('no seed')),
+    quota: createPetQuota(),
+  })
+  await expect(failed.ready).rejects.toThrow('no seed')
+  expect(await failed.create({ name: 'Alone', categoryId: 1 })).toMatchObject({ id: 1 })
 })
 
 test('a restore serves the restored pets, and the next id follows the largest of them', async () => {

@@ -1,4 +1,5 @@
 import { Collection } from '@msw/data'
+import { SandboxError } from '../common/errors.js'
 import { StorageFullError, type PetQuota } from './pet-quota.js'
 import {
   assignIds,
@@ -42,6 +43,10 @@ export interface PetStoreOptions {
 }
 
 const SETTLED: Promise<void> = Promise.resolve()
+/**
+ * The seed of a store until its own is in place: read-only, and without `records` (a
+ * create in a world whose seed failed makes its record apart), so it shares nothing.
+ */
 const EMPTY_SEED: Seed = {
   pets: [],
   byId: new Map(),
@@ -117,6 +122,19 @@ export class PetStore implements PetData {
       this.#bytes.stale = true
     })
     return pets
+  }
+
+  /**
+   * The collection as `db.pets` shows it: the same collection, whose methods that read or
+   * change records throw a SandboxError (NOT_READY) while a load is under way (the seed
+   * at start, a reset, reload, restore or import). Until then the collection holds none
+   * of the pets, or those from before the reset, and a change made in it would be lost:
+   * a read that returned `[]` was the trap. Taking `db.pets` is fine at any time (a
+   * hook, a variable at the top of a test file); only its use waits. `world` is how
+   * the user names the world (`sandbox`, `sandbox.session('bob')`), for the message.
+   */
+  guarded(world: string): Collection<typeof petSchema> {
+    return guardWhileLoading(this.collection, this, world)
   }
 
   /**
@@ -309,7 +327,7 @@ export class PetStore implements PetData {
     if (persistence) (this.#unconfirmed ??= new Set()).add(id)
     const record = pets
       ? await pets.create({ ...pet, id })
-      : await createRecord({ ...pet, id })
+      : await createRecord(this.#seed, { ...pet, id })
     // `db` read meanwhile made the collection: the record goes in it too.
     if (!pets && this.#pets) (this.#pets.all() as unknown as Pet[]).push(record)
     if (this.#byId) {
@@ -450,6 +468,63 @@ export class PetStore implements PetData {
     })
     return done
   }
+}
+
+/** The methods of an @msw/data collection that read or change its records. */
+const RECORD_METHODS: ReadonlySet<PropertyKey> = new Set([
+  'all',
+  'count',
+  'findFirst',
+  'findMany',
+  'create',
+  'createMany',
+  'update',
+  'updateMany',
+  'delete',
+  'deleteMany',
+  'clear',
+])
+
+/**
+ * The collection behind a proxy whose record methods throw while `store` is loading. Its
+ * methods run on the collection itself (it keeps its records in private fields), and
+ * each is made once, so `db.pets.findMany` is the same function at every read.
+ */
+function guardWhileLoading(
+  pets: Collection<typeof petSchema>,
+  store: { readonly loading: boolean },
+  world: string,
+): Collection<typeof petSchema> {
+  const methods = new Map<PropertyKey, unknown>()
+  return new Proxy(pets, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target)
+      if (typeof value !== 'function' || key === 'constructor') return value
+      let method = methods.get(key)
+      if (!method) {
+        const guarded = RECORD_METHODS.has(key)
+        method = (...args: unknown[]): unknown => {
+          if (guarded && store.loading) throw notReady(world, String(key))
+          const current = Reflect.get(target, key, target) as (
+            ...args: unknown[]
+          ) => unknown
+          return current.apply(target, args)
+        }
+        methods.set(key, method)
+      }
+      return method
+    },
+  })
+}
+
+/** The error of a use of `db.pets` while a load is under way: what to await, and why. */
+function notReady(world: string, method: string): SandboxError {
+  return SandboxError.for(
+    'NOT_READY',
+    `call ${world}.db.pets.${method}()`,
+    'its pets are still loading (seeded in the background after createSandbox, or a reset, reload, restore or import under way): the collection holds none of them yet, or those from before, and a change made now would be lost',
+    `Run \`await ${world}.ready\` first (in a test: in beforeAll, or before the first read); db.pets taken earlier stays valid.`,
+  )
 }
 
 /** About the bytes of these pets' JSON in an export. */

@@ -31,37 +31,6 @@ export interface HandlerTransport {
   define?(pattern: RegExp, resolve: SandboxResolver): HttpHandler
 }
 
-/** Requests the sandbox's own handler answered: anything else a handler list answered is an override's. */
-const answered = new WeakSet<Request>()
-
-/**
- * The same by msw's request id: `setupWorker` hands its `response:mocked` listeners a
- * request rebuilt from the worker's message, not the one the handler saw, so only the
- * id ties the two (without it every answer of the sandbox in the browser was journalled
- * a second time, as an override's). An id is taken back when its event reads it; where
- * no event follows (`getResponse` in the Express adapter) the oldest go past this many.
- */
-const answeredIds = new Set<string>()
-const MAX_ANSWERED_IDS = 1024
-
-/** Whether the sandbox itself (not a user's handler) answered this request. */
-export function answeredBySandbox(request: Request, requestId?: string): boolean {
-  const byId = requestId !== undefined && answeredIds.delete(requestId)
-  return byId || answered.has(request)
-}
-
-function noteAnswered(request: Request, requestId: string | undefined) {
-  answered.add(request)
-  if (requestId === undefined) return
-  answeredIds.add(requestId)
-  if (answeredIds.size > MAX_ANSWERED_IDS) {
-    answeredIds.delete(answeredIds.values().next().value as string)
-  }
-}
-
-/** Clones of requests with a body, kept before a user's handler can read it (see BodyKeeper). */
-const kept = new WeakMap<Request, Request>()
-
 /**
  * The msw handler of a sandbox: one `http.all` over the API's base paths and the control
  * API's, a thin wrapper over the sandbox's port (`portOf(sandbox).handle`). Routing happens in the core, so unknown
@@ -71,16 +40,19 @@ const kept = new WeakMap<Request, Request>()
 export function createSandboxHandler(
   sandbox: Sandbox,
   transport: HandlerTransport = {},
+  /** The list's keeper of request bodies, where the user's handlers come first. */
+  keeper?: BodyKeeper,
 ): HttpHandler {
   const pattern = basePattern(sandbox.bases, (base) => [base.path, CONTROL_PATH])
   const respond = transport.respond ?? toResponse
   const port = portOf(sandbox)
+  const answered = port.answered
   const resolve: SandboxResolver = async (request, requestId) => {
     // A user's handler before this one may have read the body and fallen through.
-    const readable = request.bodyUsed ? (kept.get(request) ?? request) : request
+    const readable = request.bodyUsed ? (keeper?.kept(request) ?? request) : request
     const reply = await port.handle(readable, transport.init?.(request))
     if (!reply) return undefined
-    if (!transport.respond) noteAnswered(request, requestId)
+    if (!transport.respond) answered.note(request, requestId)
     return respond(reply, request)
   }
   return transport.define
@@ -97,23 +69,33 @@ export function createSandboxHandlers(
   sandbox: Sandbox,
   transport: HandlerTransport = {},
 ): RequestHandler[] {
-  const own = createSandboxHandler(sandbox, transport)
   const overrides = sandbox.overrides
-  return overrides.length === 0 ? [own] : [new BodyKeeper(), ...overrides, own]
+  if (overrides.length === 0) return [createSandboxHandler(sandbox, transport)]
+  const keeper = new BodyKeeper()
+  return [keeper, ...overrides, createSandboxHandler(sandbox, transport, keeper)]
 }
 
 /**
  * Keeps a clone of a request that has a body before the user's handlers see it, and
  * never matches (msw's documented `predicate` of a custom handler): a user's handler
- * may read the body and still fall through, and the sandbox then reads the clone.
+ * may read the body and still fall through, and the sandbox then reads the clone. One
+ * per handler list: its clones are its sandbox's handler's alone.
  */
 class BodyKeeper extends HttpHandler {
+  readonly #kept = new WeakMap<Request, Request>()
+
   constructor() {
     super(/.+/, /.*/, () => undefined)
   }
 
+  /** The clone kept of this request, if it had a body. */
+  kept(request: Request): Request | undefined {
+    return this.#kept.get(request)
+  }
+
   override async predicate(args: Parameters<HttpHandler['predicate']>[0]) {
     const { request } = args
+    const kept = this.#kept
     if (request.body !== null && !request.bodyUsed && !kept.has(request)) {
       kept.set(request, request.clone())
     }

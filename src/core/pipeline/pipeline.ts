@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'msw'
 import { answerRefusedRequest, handleApiRequest, journalOverride } from '../api/api.js'
 import { anonymousRateLimitHeaders } from '../api/api-limits.js'
 import { errorReply, Failure } from '../http/api-errors.js'
@@ -14,25 +15,33 @@ import {
   SESSION_CREATED_HEADER,
   selectSession,
   type SessionRegistry,
+  type SessionSelection,
 } from '../world/sessions.js'
 import type { SandboxWorld } from '../world/world.js'
 import type { CarryingInternals } from '../world/session-carry.js'
 import type { ClientConnection } from '../scenarios/latency.js'
+import { AnsweredRequests } from './answered-requests.js'
 
-/** What the pipeline reads of its sandbox. */
+/**
+ * What the pipeline reads of the sandbox that owns it (the SandboxOwner of
+ * sandbox-owner.ts, which hands itself in).
+ */
 export interface PipelineHost {
   readonly bases: ApiBase[]
   keys(): Map<string, KnownKey>
   /** The default world. */
   readonly main: SandboxWorld
+  /** The default world as the public sandbox (the control API acts on it). */
+  readonly sandbox: Sandbox
   readonly sessions: SessionRegistry<SandboxWorld>
   /** The world of a session id, made if it is not live (the default one for `default`). */
   worldOf(id: string): { world: SandboxWorld; created: boolean }
-  readonly sandbox: Sandbox
   /** The next request id: one counter for every world of the sandbox. */
   nextRequestId(): number
   /** How the sandbox carries sessions out and in (the control API's export, HAR, import). */
   readonly carrying: CarryingInternals
+  /** Replaces the user's handlers for runtimes that read them per request (Port `useOverrides`). */
+  useOverrides(handlers: readonly RequestHandler[]): void
 }
 
 /** What a transport knows of a request besides the Fetch Request. */
@@ -67,10 +76,15 @@ export interface HandleInit {
    * (503) when there is none now. msw runtimes leave it out.
    */
   reserve?: (bytes: number) => Failure | undefined
+  /**
+   * The scope `Pipeline.scope` gave for this URL and target, where the transport asked
+   * before reading the body (the Express adapter): the request is not scoped again.
+   */
+  scope?: Scope
 }
 
 /** Which of the sandbox's scopes a request is in, and why it is refused if it is. */
-interface Scope {
+export interface Scope {
   api?: { base: ApiBase; rest: string }
   control?: { base: ApiBase; rest: string }
   /** The target failed `checkTarget`: refused before any routing. */
@@ -83,32 +97,119 @@ interface Scope {
  * The sandbox's one request pipeline, behind every runtime:
  * scope -> session -> (v1) scenario -> auth -> limit -> route -> resolve, or
  * scope -> session -> (control) route -> resolve. Every answer it gives carries a request
- * id; a `/v1` answer is journalled (and counted for the report) under that id.
+ * id; a `/v1` answer is journalled (and counted for the report) under that id. It is the
+ * sandbox's port (sandbox-port.ts): what adapters and the msw handlers call.
  */
-export function createPipeline(host: PipelineHost) {
-  const { bases, main, sessions } = host
+export class Pipeline {
+  readonly #host: PipelineHost
+  /** The requests the sandbox's own msw handler answered (handlers.ts, attach-sandbox.ts): this sandbox's alone. */
+  readonly answered = new AnsweredRequests()
+
+  constructor(host: PipelineHost) {
+    this.#host = host
+  }
 
   /**
    * Which of the sandbox's scopes a URL is in, the one decision of "is this mine?" that
-   * every adapter and the handlers share. A target that fails `checkTarget` (as sent,
-   * before any routing) is the sandbox's to refuse when either reading of its path, as
-   * sent or as the URL parser normalised it, is under one of its base paths.
+   * every adapter and the handlers share: a server adapter asks it before it reads a
+   * body and hands it to `handle` (HandleInit `scope`). A target that fails
+   * `checkTarget` (as sent, before any routing) is the sandbox's to refuse when either
+   * reading of its path, as sent or as the URL parser normalised it, is under one of its
+   * base paths. `checked`: the server refused every target that is not one already.
    */
-  const scopeOf = (
+  scope(
     url: URL,
     target = `${url.pathname}${url.search}`,
-  ): Scope | undefined => {
+    checked = false,
+  ): Scope | undefined {
+    const { bases } = this.#host
     const api = matchBase(bases, url.origin, url.pathname, (base) => base.path)
     const control = api
       ? undefined
       : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
-    const unsafe = checkTarget(target)
+    const unsafe = checked ? undefined : checkTarget(target)
     if (!unsafe) {
       if (api) return { api, kind: 'api' }
       return control ? { control, kind: 'control' } : undefined
     }
-    const kind = kindOf(url, target)
+    const kind = this.#kindOf(url, target)
     return kind ? { ...(api ? { api } : {}), unsafe, kind } : undefined
+  }
+
+  /** Answers a request of the API or the control API, or undefined when the URL is neither's. */
+  async handle(request: Request, init: HandleInit = {}): Promise<Reply | undefined> {
+    const url = init.url ?? new URL(request.url)
+    const target = init.target ?? `${url.pathname}${url.search}`
+    const scope = init.scope ?? this.scope(url, target)
+    if (!scope) return undefined
+    const id = this.#host.nextRequestId()
+    if (scope.unsafe) {
+      return withId(
+        this.#refuseIn(scope.kind, request, scope.unsafe, target, id, true),
+        id,
+      )
+    }
+    const selection = this.#selectionOf(request)
+    if (selection instanceof Failure) {
+      const reply = this.#refuseIn(
+        scope.kind,
+        request,
+        selection,
+        target,
+        id,
+        false,
+        selection,
+      )
+      return withId(reply, id)
+    }
+    const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+    const answered = scope.api
+      ? await this.#answerApi(request, url, scope.api, init, target, id, selection, body)
+      : await this.#answerControl(request, url, scope, init, selection, body)
+    if (answered.created) answered.reply.headers[SESSION_CREATED_HEADER] = 'true'
+    return withId(answered.reply, id)
+  }
+
+  /**
+   * The answer to a request a server refused before the pipeline saw it, with its id. A
+   * target that is not a path counts wherever it is caught (the standalone app checks
+   * targets before any of its pages, the pipeline before routing); what else a server
+   * refuses before the API (a body over its limit, a Host or origin it does not trust)
+   * does not.
+   */
+  refuse(request: Request, failure: Failure, target?: string): Reply {
+    const id = this.#host.nextRequestId()
+    const url = new URL(request.url)
+    const kind = this.#kindOf(url, target ?? `${url.pathname}${url.search}`)
+    const counted = failure.code === 'invalid_path'
+    return withId(this.#refuseIn(kind, request, failure, target, id, counted), id)
+  }
+
+  /** The anonymous plan's rate-limit headers, not counted (a 431, 408 or 400 on the socket). */
+  rateLimitHeaders(): HeaderMap {
+    return anonymousRateLimitHeaders(this.#host.main)
+  }
+
+  /** Replaces the user's handlers for runtimes that read them per request (the Express adapter, `--watch`). */
+  useOverrides(handlers: readonly RequestHandler[]): void {
+    this.#host.useOverrides(handlers)
+  }
+
+  /** What the control API's import uses beyond `importSession` (session-carry.ts). */
+  get carrying(): CarryingInternals {
+    return this.#host.carrying
+  }
+
+  /** Journals a request one of the user's handlers answered, in the session it named when live. */
+  recordOverride(request: Request, status: number): void {
+    const named = this.#liveWorldOf(request)
+    journalOverride(
+      named?.world ?? this.#host.main,
+      request,
+      status,
+      this.#host.nextRequestId(),
+      named ? named.authorization : request.headers.get('authorization'),
+    )
   }
 
   /**
@@ -117,7 +218,8 @@ export function createPipeline(host: PipelineHost) {
    * first, so a path that could name both (`/__sandbox/../v1/pets`) is answered as a
    * `/v1` one, with the caller's rate-limit headers.
    */
-  const kindOf = (url: URL, target: string): Scope['kind'] | undefined => {
+  #kindOf(url: URL, target: string): Scope['kind'] | undefined {
+    const { bases } = this.#host
     const sent = targetPath(target)
     let normalised = sent
     try {
@@ -136,14 +238,19 @@ export function createPipeline(host: PipelineHost) {
   }
 
   /**
-   * The live world a request names (none when its session is not live) and its
-   * `Authorization` without a session key's session part; undefined when its session
-   * cannot be told (a bad id, a header and a key naming two).
+   * The session a request names: its id and `Authorization` without a session key's
+   * session part, or the failure of a session that cannot be told (a bad id, a header
+   * and a key naming two). Decided once a request.
    */
-  const liveWorldOf = (request: Request) => {
-    const keys = host.keys()
-    const selection = selectSession(request, (key) => keys.has(key))
+  #selectionOf(request: Request) {
+    const keys = this.#host.keys()
+    return selectSession(request, (key) => keys.has(key))
+  }
+
+  /** The live world a request names (none when its session is not live); undefined when its session cannot be told. */
+  #liveWorldOf(request: Request, selection = this.#selectionOf(request)) {
     if (selection instanceof Failure) return undefined
+    const { main, sessions } = this.#host
     const world = selection.id === DEFAULT_SESSION ? main : sessions.peek(selection.id)
     return { world, authorization: selection.authorization }
   }
@@ -155,19 +262,21 @@ export function createPipeline(host: PipelineHost) {
    * only the Error body, as control requests are not journalled, and a page's no entry.
    * A refusal makes no session: it leaves the sandbox as it was.
    */
-  const refuseIn = (
+  #refuseIn(
     kind: Scope['kind'] | undefined,
     request: Request,
     failure: Failure,
     target: string | undefined,
     id: number,
     counted: boolean,
-  ): Reply => {
+    selection = kind === 'api' ? this.#selectionOf(request) : undefined,
+  ): Reply {
+    const { main } = this.#host
     if (kind === 'control') return errorReply(failure)
     // A page of the standalone server (`/demo/%2e%2e/`, `/__SANDBOX`): not the API's, so
     // not journalled; the anonymous window, as every answer before the API reads one.
     if (kind === undefined) return errorReply(failure, anonymousRateLimitHeaders(main))
-    const named = liveWorldOf(request)
+    const named = this.#liveWorldOf(request, selection)
     // No session can be told: the default one journals it, and nothing is counted.
     if (!named) return answerRefusedRequest(main, request, failure, target, id)
     return answerRefusedRequest(named.world ?? main, request, failure, target, id, {
@@ -176,114 +285,75 @@ export function createPipeline(host: PipelineHost) {
     })
   }
 
-  /**
-   * The answer to a request a server refused before the pipeline saw it, with its id. A
-   * target that is not a path counts wherever it is caught (the standalone app checks
-   * targets before any of its pages, the pipeline before routing); what else a server
-   * refuses before the API (a body over its limit, a Host or origin it does not trust)
-   * does not.
-   */
-  const refuse = (request: Request, failure: Failure, target?: string): Reply => {
-    const id = host.nextRequestId()
-    const url = new URL(request.url)
-    const kind = kindOf(url, target ?? `${url.pathname}${url.search}`)
-    const counted = failure.code === 'invalid_path'
-    return withId(refuseIn(kind, request, failure, target, id, counted), id)
+  async #answerApi(
+    request: Request,
+    url: URL,
+    api: NonNullable<Scope['api']>,
+    init: HandleInit,
+    target: string,
+    id: number,
+    selection: SessionSelection,
+    body: () => Promise<Uint8Array>,
+  ): Promise<{ reply: Reply; created: boolean }> {
+    const { main, sessions } = this.#host
+    const { untrustedOrigin } = init
+    if (
+      untrustedOrigin !== undefined &&
+      selection.id !== DEFAULT_SESSION &&
+      !sessions.peek(selection.id)
+    ) {
+      const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
+      const reply = answerRefusedRequest(main, request, refused, target, id, {
+        authorization: selection.authorization,
+        counted: false,
+      })
+      return { reply, created: false }
+    }
+    const named = this.#host.worldOf(selection.id)
+    const reply = await handleApiRequest(named.world, {
+      id,
+      request,
+      url,
+      apiBase: init.mount ? `${init.mount}${api.base.path}` : api.base.path,
+      rest: api.rest,
+      authorization: selection.authorization,
+      body,
+      client: init.client,
+    })
+    return { reply, created: named.created }
   }
 
-  const answer = async (
+  async #answerControl(
     request: Request,
     url: URL,
     scope: Scope,
     init: HandleInit,
-    id: number,
-  ): Promise<Reply> => {
-    const target = init.target ?? `${url.pathname}${url.search}`
-    const keys = host.keys()
-    const selection = selectSession(request, (key) => keys.has(key))
-    if (selection instanceof Failure) {
-      return refuseIn(scope.kind, request, selection, target, id, false)
-    }
-    const body = async () => init.body ?? new Uint8Array(await request.arrayBuffer())
+    selection: SessionSelection,
+    body: () => Promise<Uint8Array>,
+  ): Promise<{ reply: Reply; created: boolean }> {
+    const host = this.#host
     let created = false
-    let reply: Reply
-    if (scope.api) {
-      const { untrustedOrigin } = init
-      if (
-        untrustedOrigin !== undefined &&
-        selection.id !== DEFAULT_SESSION &&
-        !sessions.peek(selection.id)
-      ) {
-        const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
-        return answerRefusedRequest(main, request, refused, target, id, {
-          authorization: selection.authorization,
-          counted: false,
-        })
-      }
-      const named = host.worldOf(selection.id)
-      created = named.created
-      reply = await handleApiRequest(named.world, {
-        id,
-        request,
-        url,
-        apiBase: init.mount ? `${init.mount}${scope.api.base.path}` : scope.api.base.path,
-        rest: scope.api.rest,
-        authorization: selection.authorization,
-        body,
-        client: init.client,
-      })
-    } else {
-      reply = await handleControlRequest(host.sandbox, {
-        carrying: host.carrying,
-        request,
-        url,
-        rest: (scope.control as { rest: string }).rest,
-        body,
-        // Made only when an endpoint acts on it (not for /__sandbox/sessions), and
-        // never by a read: any site can open a page of the server (the inspector, in a
-        // popup) on new session names, so a GET or HEAD of one that is not live sees it
-        // as it would start, and nothing is kept.
-        session() {
-          if (reads(request) && selection.id !== DEFAULT_SESSION)
-            return sessions.peek(selection.id) ?? sessions.preview(selection.id)
-          const named = host.worldOf(selection.id)
-          created ||= named.created
-          return named.world
-        },
-        findRequest: (wanted) => findRequest(host, wanted),
-        ...(init.reserve ? { reserve: init.reserve } : {}),
-      })
-    }
-    if (created) reply.headers[SESSION_CREATED_HEADER] = 'true'
-    return reply
-  }
-
-  return {
-    owns: (url: URL, target?: string) => scopeOf(url, target) !== undefined,
-    async handle(request: Request, init: HandleInit = {}): Promise<Reply | undefined> {
-      const url = init.url ?? new URL(request.url)
-      const target = init.target ?? `${url.pathname}${url.search}`
-      const scope = scopeOf(url, target)
-      if (!scope) return undefined
-      const id = host.nextRequestId()
-      if (scope.unsafe) {
-        return withId(refuseIn(scope.kind, request, scope.unsafe, target, id, true), id)
-      }
-      return withId(await answer(request, url, scope, init, id), id)
-    },
-    refuse,
-    rateLimitHeaders: (): HeaderMap => anonymousRateLimitHeaders(main),
-    recordOverride(request: Request, status: number) {
-      // In the journal of the session the request named, when that session is live.
-      const named = liveWorldOf(request)
-      journalOverride(
-        named?.world ?? main,
-        request,
-        status,
-        host.nextRequestId(),
-        named ? named.authorization : request.headers.get('authorization'),
-      )
-    },
+    const reply = await handleControlRequest(host.sandbox, {
+      carrying: host.carrying,
+      request,
+      url,
+      rest: (scope.control as { rest: string }).rest,
+      body,
+      // Made only when an endpoint acts on it (not for /__sandbox/sessions), and
+      // never by a read: any site can open a page of the server (the inspector, in a
+      // popup) on new session names, so a GET or HEAD of one that is not live sees it
+      // as it would start, and nothing is kept.
+      session() {
+        if (reads(request) && selection.id !== DEFAULT_SESSION)
+          return host.sessions.peek(selection.id) ?? host.sessions.preview(selection.id)
+        const named = host.worldOf(selection.id)
+        created ||= named.created
+        return named.world
+      },
+      findRequest: (wanted) => findRequest(host, wanted),
+      ...(init.reserve ? { reserve: init.reserve } : {}),
+    })
+    return { reply, created }
   }
 }
 

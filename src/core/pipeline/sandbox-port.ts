@@ -1,14 +1,16 @@
 import type { RequestHandler } from 'msw'
 import type { Failure } from '../http/api-errors.js'
-import type { HandleInit } from './pipeline.js'
+import type { HandleInit, Scope } from './pipeline.js'
 import type { HeaderMap, Reply } from '../http/reply.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import type { CarryingInternals } from '../world/session-carry.js'
+import type { AnsweredRequests } from './answered-requests.js'
 
 /**
- * The sandbox's one port: where adapters and handlers hand it requests. Not on the
- * public `Sandbox` type (as msw keeps its `#network` private): adapters reach it with
- * `portOf(sandbox)`, which no entry re-exports.
+ * The sandbox's one port: where adapters and handlers hand it requests (its Pipeline,
+ * with what the owner adds). Not on the public `Sandbox` type (as msw keeps its
+ * `#network` private): the sandbox holds it under a symbol no entry re-exports, and
+ * adapters reach it with `portOf(sandbox)`.
  */
 export interface Port {
   /**
@@ -17,10 +19,12 @@ export interface Port {
    */
   handle(request: Request, init?: HandleInit): Promise<Reply | undefined>
   /**
-   * Whether `handle` answers this URL (`target`: the path and query as sent): the
-   * decision a server adapter makes before it reads a body, the same the handlers make.
+   * Which scope of the sandbox's this URL is in (`target`: the path and query as sent),
+   * undefined when `handle` would not answer it: the decision a server adapter makes
+   * before it reads a body, handed to `handle` (HandleInit `scope`) so it is made once.
+   * `checked`: the server refused every target that is not one already.
    */
-  owns(url: URL, target?: string): boolean
+  scope(url: URL, target?: string, checked?: boolean): Scope | undefined
   /**
    * The answer to a request a server refused before the API read it (a body over its
    * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
@@ -45,18 +49,16 @@ export interface Port {
    * checked (session-carry.ts).
    */
   readonly carrying: CarryingInternals
+  /** The requests the sandbox's own msw handler answered (handlers.ts, attach-sandbox.ts). */
+  readonly answered: AnsweredRequests
 }
 
-const ports = new WeakMap<Sandbox, Port>()
-
-/** Ties a sandbox to its port (createSandbox does, once). */
-export function registerPort(sandbox: Sandbox, port: Port): void {
-  ports.set(sandbox, port)
-}
+/** Where a sandbox made by `createSandbox` holds its port. */
+export const PORT: unique symbol = Symbol('petstore-sandbox port')
 
 /** The port of a sandbox made by `createSandbox`. */
 export function portOf(sandbox: Sandbox): Port {
-  const port = ports.get(sandbox)
+  const port = (sandbox as { [PORT]?: Port })[PORT]
   if (!port) throw new TypeError('Not a sandbox made by createSandbox()')
   return port
 }

@@ -132,9 +132,10 @@ export interface World {
   /** `default`, or the id requests name with `X-Sandbox-Session` or a session key. */
   readonly id: string
   /**
-   * The session's pets as an @msw/data collection, right at the first read (once the
-   * sandbox's seed is in place: `await sandbox.ready`): the seeded pets and what the
-   * session created. Its records are shared with other sessions and frozen: change
+   * The session's pets as an @msw/data collection, right at the first read once
+   * `await session.ready` has resolved (before, or while a reset or reload is under way,
+   * a read or change throws a SandboxError `NOT_READY` saying so): the seeded pets and
+   * what the session created. Its records are shared with other sessions and frozen: change
    * them through the collection (`update`, `delete`), as its requests do.
    */
   readonly db: { pets: Collection<typeof petSchema> }
@@ -198,7 +199,11 @@ export interface Sandbox extends World {
   readonly handlers: RequestHandler[]
   /** Your own handlers (option `handlers`), in front of the sandbox's. */
   readonly overrides: readonly RequestHandler[]
-  /** The @msw/data collections of the default data. */
+  /**
+   * The @msw/data collections of the default data, to use once `await sandbox.ready`
+   * has resolved: a read or change before (or while a reset or reload is under way)
+   * throws a SandboxError `NOT_READY` saying so, never an empty list.
+   */
   readonly db: { pets: Collection<typeof petSchema> }
   readonly clock: Clock
   readonly journal: Journal

@@ -21,7 +21,7 @@ import {
 import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
 import type { SandboxWorld } from './world.js'
 
-/** What carrying sessions reads of the sandbox. */
+/** What carrying sessions reads of the sandbox (its owner, SandboxOwner, hands itself in). */
 export interface CarrySandbox {
   readonly seed: number
   readonly count: number
@@ -32,7 +32,6 @@ export interface CarrySandbox {
   readonly main: SandboxWorld
   readonly sessions: SessionRegistry<SandboxWorld>
   worldOf(id: string): { world: SandboxWorld; created: boolean }
-  face(world: SandboxWorld): World
 }
 
 /** The sandbox's methods that carry a session out and in (see {@link Sandbox}). */
@@ -91,99 +90,21 @@ type Reserve = (bytes: number) => Failure | undefined
 export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & {
   internals: CarryingInternals
 } {
-  /** A live world by id (the default one always is), or a SandboxError naming the live ones. */
-  const liveWorld = (id: string, action: string): SandboxWorld => {
-    if (id === DEFAULT_SESSION) return sandbox.main
-    const world = sandbox.sessions.peek(id)
-    if (world) return world
-    throw SandboxError.for(
-      'INVALID_OPTION',
-      action,
-      `there is no live session ${JSON.stringify(id.slice(0, 70))}`,
-      'Name one that sandbox.sessions() lists, or leave the id out for the default session.',
-    )
+  const internals: CarryingInternals = {
+    maxPets: sandbox.maxPets,
+    importChecked: (id, data, source) => importChecked(sandbox, id, data, source),
+    exportOf: (world) => exportOf(sandbox, world),
+    harOf,
+    exportTextOf: (world, reserve) => exportTextOf(sandbox, world, reserve),
+    harTextOf,
   }
-  const importChecked = async (id: string, data: SessionExport, source: string) => {
-    const { world, created } = sandbox.worldOf(id)
-    const live = () => id === DEFAULT_SESSION || sandbox.sessions.peek(id) === world
-    await world.ready
-    try {
-      if (live())
-        await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
-      // Ended meanwhile (deleted, expired, or evicted to make room for another).
-      if (!live()) {
-        throw SandboxError.for(
-          'INVALID_OPTION',
-          `import the session ${JSON.stringify(id.slice(0, 70))}`,
-          'the session ended (deleted, expired or evicted for a newer one) while it was being imported',
-          'Import it again; with many sessions at once, start the sandbox with a larger maxSessions (--max-sessions).',
-        )
-      }
-    } catch (error) {
-      // Nothing half made: a refused export leaves no session behind, and a world that
-      // ended meanwhile gives back what the import counted in it.
-      if (!live()) world.dispose()
-      else if (created) sandbox.sessions.delete(id)
-      throw error
-    }
-    return sandbox.face(world)
-  }
-  const sourceOf = (world: SandboxWorld, pets: Pet[]): ExportSource => ({
-    session: world.id,
-    seed: sandbox.seed,
-    count: sandbox.count,
-    scenario: world.scenario.name,
-    scenarios: world.definedScenarios(),
-    clock: world.clock,
-    pets,
-    journal: world.journal,
-  })
-  const exportOf = async (world: SandboxWorld) => {
-    await world.ready
-    return exportWorld(sourceOf(world, world.pets.snapshot()))
-  }
-  const exportTextOf = async (world: SandboxWorld, reserve?: Reserve) => {
-    await world.ready
-    // Its records as they are now; the text is built from these, in slices.
-    const source = {
-      ...sourceOf(world, world.pets.records()),
-      petBytes: world.pets.textBytes(),
-    }
-    const refused = reserve?.(exportBytes(source, world.journal.bytes))
-    if (refused) return refused
-    // On a server, its first slice too in a turn of its own: twenty asked at once are
-    // read in one task, where each first slice would run one after another.
-    if (reserve) await nextTurn()
-    return new JsonText(await runInSlices(exportTextSteps(source)))
-  }
-  const harTextOf = async (world: SandboxWorld, origin: string, reserve?: Reserve) => {
-    const { journal } = world
-    const entries = journal.recent().reverse()
-    const refused = reserve?.(harBytes(entries.length, journal.bytes))
-    if (refused) return refused
-    if (reserve) await nextTurn()
-    return new JsonText(
-      await runInSlices(harTextSteps(entries, { origin, complete: journal.complete })),
-    )
-  }
-  const harOf = (world: SandboxWorld, origin: string) =>
-    journalToHar(world.journal.recent().reverse(), {
-      origin,
-      complete: world.journal.complete,
-    })
   return {
-    internals: {
-      maxPets: sandbox.maxPets,
-      importChecked,
-      exportOf,
-      harOf,
-      exportTextOf,
-      harTextOf,
-    },
+    internals,
 
     async exportSession(id = DEFAULT_SESSION) {
       return exportOf(
-        liveWorld(id, `export the session ${JSON.stringify(id.slice(0, 70))}`),
+        sandbox,
+        liveWorld(sandbox, id, `export the session ${JSON.stringify(id.slice(0, 70))}`),
       )
     },
 
@@ -211,14 +132,127 @@ export function createSessionCarrying(sandbox: CarrySandbox): SessionCarrying & 
       })
       // Checked in slices: another import or a request may have made it meanwhile.
       if (id !== DEFAULT_SESSION && sandbox.sessions.peek(id)) throw live()
-      return importChecked(id, parsed, source)
+      return importChecked(sandbox, id, parsed, source)
     },
 
     exportHar(id = DEFAULT_SESSION, origin = sandbox.origin) {
       return harOf(
-        liveWorld(id, `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`),
+        liveWorld(
+          sandbox,
+          id,
+          `export the journal of ${JSON.stringify(id.slice(0, 70))} as HAR`,
+        ),
         origin,
       )
     },
   }
+}
+
+/** A live world by id (the default one always is), or a SandboxError naming the live ones. */
+function liveWorld(sandbox: CarrySandbox, id: string, action: string): SandboxWorld {
+  if (id === DEFAULT_SESSION) return sandbox.main
+  const world = sandbox.sessions.peek(id)
+  if (world) return world
+  throw SandboxError.for(
+    'INVALID_OPTION',
+    action,
+    `there is no live session ${JSON.stringify(id.slice(0, 70))}`,
+    'Name one that sandbox.sessions() lists, or leave the id out for the default session.',
+  )
+}
+
+/** {@link CarryingInternals.importChecked}: the session of `id` made what `data` says. */
+async function importChecked(
+  sandbox: CarrySandbox,
+  id: string,
+  data: SessionExport,
+  source: string,
+): Promise<World> {
+  const { world, created } = sandbox.worldOf(id)
+  const live = () => id === DEFAULT_SESSION || sandbox.sessions.peek(id) === world
+  await world.ready
+  try {
+    if (live()) await restoreWorld(restoreTargetOf(world, sandbox.registry), data, source)
+    // Ended meanwhile (deleted, expired, or evicted to make room for another).
+    if (!live()) {
+      throw SandboxError.for(
+        'INVALID_OPTION',
+        `import the session ${JSON.stringify(id.slice(0, 70))}`,
+        'the session ended (deleted, expired or evicted for a newer one) while it was being imported',
+        'Import it again; with many sessions at once, start the sandbox with a larger maxSessions (--max-sessions).',
+      )
+    }
+  } catch (error) {
+    // Nothing half made: a refused export leaves no session behind, and a world that
+    // ended meanwhile gives back what the import counted in it.
+    if (!live()) world.dispose()
+    else if (created) sandbox.sessions.delete(id)
+    throw error
+  }
+  return world
+}
+
+/** What an export of `world` holds, its pets given as `pets`. */
+function sourceOf(sandbox: CarrySandbox, world: SandboxWorld, pets: Pet[]): ExportSource {
+  return {
+    session: world.id,
+    seed: sandbox.seed,
+    count: sandbox.count,
+    scenario: world.scenario.name,
+    scenarios: world.definedScenarios(),
+    clock: world.clock,
+    pets,
+    journal: world.journal,
+  }
+}
+
+async function exportOf(
+  sandbox: CarrySandbox,
+  world: SandboxWorld,
+): Promise<SessionExport> {
+  await world.ready
+  return exportWorld(sourceOf(sandbox, world, world.pets.snapshot()))
+}
+
+/** {@link CarryingInternals.exportTextOf}. */
+async function exportTextOf(
+  sandbox: CarrySandbox,
+  world: SandboxWorld,
+  reserve?: Reserve,
+): Promise<JsonText | Failure> {
+  await world.ready
+  // Its records as they are now; the text is built from these, in slices.
+  const source = {
+    ...sourceOf(sandbox, world, world.pets.records()),
+    petBytes: world.pets.textBytes(),
+  }
+  const refused = reserve?.(exportBytes(source, world.journal.bytes))
+  if (refused) return refused
+  // On a server, its first slice too in a turn of its own: twenty asked at once are
+  // read in one task, where each first slice would run one after another.
+  if (reserve) await nextTurn()
+  return new JsonText(await runInSlices(exportTextSteps(source)))
+}
+
+/** {@link CarryingInternals.harTextOf}. */
+async function harTextOf(
+  world: SandboxWorld,
+  origin: string,
+  reserve?: Reserve,
+): Promise<JsonText | Failure> {
+  const { journal } = world
+  const entries = journal.recent().reverse()
+  const refused = reserve?.(harBytes(entries.length, journal.bytes))
+  if (refused) return refused
+  if (reserve) await nextTurn()
+  return new JsonText(
+    await runInSlices(harTextSteps(entries, { origin, complete: journal.complete })),
+  )
+}
+
+function harOf(world: SandboxWorld, origin: string): Har {
+  return journalToHar(world.journal.recent().reverse(), {
+    origin,
+    complete: world.journal.complete,
+  })
 }

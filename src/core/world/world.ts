@@ -21,12 +21,10 @@ import { DEFAULT_SESSION, type SessionEntry } from './sessions.js'
 const NO_REQUESTS = new ReportCard()
 
 /**
- * What every world of a sandbox shares, read live. One object for the sandbox: each
- * world holds a reference to it, not copies of its parts. Functions rather than
- * getters: V8 keeps an object literal with a getter as a dictionary, slower to read, and
- * every request of every world reads this one.
+ * What a world reads of the sandbox that owns it (the SandboxOwner of sandbox-owner.ts),
+ * live: each world holds a reference to its owner, not copies of its parts.
  */
-export interface Shared {
+export interface WorldHost {
   readonly bases: ApiBase[]
   /** The demo keys as indexed now: loading a scenario may add some. */
   keys(): Map<string, KnownKey>
@@ -40,14 +38,14 @@ export interface Shared {
   readonly journalBudget: JournalBudget
   /** Every world of the sandbox counts its created pets here. */
   readonly quota: PetQuota
-  /** Tells the sandbox's request listeners (`onRequest`) of a world's request. */
-  forward(entry: JournalEntry): void
+  /** Tells the sandbox's request listeners (`onRequest`) of a world's request (bound: the journal keeps it). */
+  readonly forward: (entry: JournalEntry) => void
   /** The startup scenario as it is loaded now. */
   startupScenario(): Scenario
   /** The scenario `useScenario` names (by name, or a definition to load). */
   selectScenario(scenario: string | Scenario): Scenario
-  /** The seeded pets of the default data, or of a scenario's own data, made once. */
-  seedFor(scenario?: Scenario): Seed | Promise<Seed>
+  /** The seeded pets of the default data, or of a scenario's own data, made once (bound: the pet store keeps it). */
+  readonly seedFor: (scenario?: Scenario) => Seed | Promise<Seed>
   /** The sandbox's seed (option `seed`): with the session and the request's number, it picks the dropped requests. */
   readonly seed: number
   /** The sandbox's count (option `count`): what a scenario's data seeds without `count` or `pets`. */
@@ -82,8 +80,8 @@ export class SandboxWorld implements SessionEntry, World {
   #requests = 0
   readonly journal: Journal
   /** The session the API journals its requests under; none for the default one. */
-  readonly session: string | undefined
-  readonly #shared: Shared
+  readonly sessionId: string | undefined
+  readonly #host: WorldHost
   #active: Scenario
   readonly #pets: PetStore
   #db: { pets: PetStore['collection'] } | undefined
@@ -99,35 +97,35 @@ export class SandboxWorld implements SessionEntry, World {
   constructor(
     readonly id: string,
     readonly createdAt: number,
-    shared: Shared,
+    host: WorldHost,
     persistence?: PetPersistence,
   ) {
     this.lastUsedAt = createdAt
-    this.session = id === DEFAULT_SESSION ? undefined : id
-    this.#shared = shared
-    this.clock = createClock(shared.clockOptions)
+    this.sessionId = id === DEFAULT_SESSION ? undefined : id
+    this.#host = host
+    this.clock = createClock(host.clockOptions)
     this.#since = this.clock.now()
-    this.journal = new Journal(shared.journalSize, shared.forward, shared.journalBudget)
-    this.#active = shared.startupScenario()
+    this.journal = new Journal(host.journalSize, host.forward, host.journalBudget)
+    this.#active = host.startupScenario()
     // The seed of the default data: seedFor with no scenario (no closure a world).
-    this.#pets = new PetStore({ seed: shared.seedFor, quota: shared.quota, persistence })
+    this.#pets = new PetStore({ seed: host.seedFor, quota: host.quota, persistence })
   }
 
   // What every world shares, read through to the sandbox.
   get bases(): ApiBase[] {
-    return this.#shared.bases
+    return this.#host.bases
   }
   get keys(): Map<string, KnownKey> {
-    return this.#shared.keys()
+    return this.#host.keys()
   }
   get anonymousPlan(): { name: string; plan: Plan } {
-    return this.#shared.anonymousPlan()
+    return this.#host.anonymousPlan()
   }
   get registry(): ScenarioRegistry {
-    return this.#shared.registry
+    return this.#host.registry
   }
   get latency(): Latency | undefined {
-    return this.#shared.latency
+    return this.#host.latency
   }
 
   /** The world's own pets (its default data). */
@@ -175,7 +173,7 @@ export class SandboxWorld implements SessionEntry, World {
   findScenario(name: string): Scenario | undefined {
     const own = this.#defined?.get(name)
     if (own) return own
-    const { registry } = this.#shared
+    const { registry } = this.#host
     return registry.has(name) ? registry.get(name) : undefined
   }
 
@@ -184,10 +182,10 @@ export class SandboxWorld implements SessionEntry, World {
    * defined at run time or how to define one (the text of every 400 `unknown_scenario`).
    */
   unknownScenario(name: string): string {
-    const { registry } = this.#shared
+    const { registry } = this.#host
     const own = this.definedScenarios().map((scenario) => scenario.name)
     const where =
-      this.session === undefined ? 'the default session' : `session ${this.session}`
+      this.sessionId === undefined ? 'the default session' : `session ${this.sessionId}`
     const defined =
       own.length > 0
         ? `${where} also defines ${own.join(', ')}.`
@@ -210,7 +208,7 @@ export class SandboxWorld implements SessionEntry, World {
     definition: Scenario,
     source = 'defineScenario()',
   ): { scenario: Scenario; created: boolean } {
-    this.#defined ??= new DefinedScenarios(this.#shared)
+    this.#defined ??= new DefinedScenarios(this.#host)
     const defined = this.#defined.define(definition, source)
     // Its pets start again from the new data; the active one switches to it.
     this.dropScenarioPets(defined.scenario.name)
@@ -221,7 +219,7 @@ export class SandboxWorld implements SessionEntry, World {
   /** Defines an import's scenarios, which {@link checkImport} has passed as a whole. */
   defineImported(scenarios: readonly Scenario[], source: string): void {
     for (const definition of scenarios) {
-      this.#defined ??= new DefinedScenarios(this.#shared)
+      this.#defined ??= new DefinedScenarios(this.#host)
       const { scenario } = this.#defined.define(definition, source, true)
       this.dropScenarioPets(scenario.name)
       if (this.#active.name === scenario.name) this.#active = scenario
@@ -242,7 +240,7 @@ export class SandboxWorld implements SessionEntry, World {
     const seeded =
       scenarios.length === 0
         ? 0
-        : (this.#defined ??= new DefinedScenarios(this.#shared)).checkImport(
+        : (this.#defined ??= new DefinedScenarios(this.#host)).checkImport(
             scenarios,
             source,
           )
@@ -255,7 +253,7 @@ export class SandboxWorld implements SessionEntry, World {
     if (!this.#defined?.remove(name)) return false
     forgetScenarioWindows(this.limiter, name)
     this.dropScenarioPets(name)
-    if (this.#active.name === name) this.#active = this.#shared.startupScenario()
+    if (this.#active.name === name) this.#active = this.#host.startupScenario()
     return true
   }
 
@@ -268,7 +266,7 @@ export class SandboxWorld implements SessionEntry, World {
     const requestNumber = ++this.#requests
     if (!scenario.faults) return false
     return dropsRequest(scenario, operation, {
-      seed: this.#shared.seed,
+      seed: this.#host.seed,
       session: this.id,
       requestNumber,
     })
@@ -280,16 +278,24 @@ export class SandboxWorld implements SessionEntry, World {
     this.#scenarioPets ??= new Map()
     let data = this.#scenarioPets.get(scenario.name)
     if (!data) {
-      const shared = this.#shared
-      data = new PetStore({ seed: () => shared.seedFor(scenario), quota: shared.quota })
+      const host = this.#host
+      data = new PetStore({ seed: () => host.seedFor(scenario), quota: host.quota })
       this.#scenarioPets.set(scenario.name, data)
     }
     const store = data
     return store.loading ? store.ready.then(() => store) : store
   }
 
+  /**
+   * Its pets as an @msw/data collection, right at the first read once `ready`; before
+   * (or while a reset or reload is under way) a read throws a SandboxError naming the
+   * `ready` to await, never an empty list (PetStore#guarded).
+   */
   get db(): { pets: PetStore['collection'] } {
-    return (this.#db ??= { pets: this.#pets.collection })
+    if (this.#db) return this.#db
+    const world =
+      this.sessionId === undefined ? 'sandbox' : `sandbox.session('${this.sessionId}')`
+    return (this.#db = { pets: this.#pets.guarded(world) })
   }
 
   get scenario(): Scenario {
@@ -312,7 +318,7 @@ export class SandboxWorld implements SessionEntry, World {
     this.journal.clear()
     this.#card = undefined
     this.#since = this.clock.now()
-    this.#active = this.#shared.startupScenario()
+    this.#active = this.#host.startupScenario()
     this.dropScenarioPets()
     this.#defined?.clear()
     return this.#pets.reset()
@@ -320,7 +326,7 @@ export class SandboxWorld implements SessionEntry, World {
 
   useScenario(scenario: string | Scenario): void {
     const own = typeof scenario === 'string' ? this.#defined?.get(scenario) : undefined
-    this.#active = own ?? this.#shared.selectScenario(scenario)
+    this.#active = own ?? this.#host.selectScenario(scenario)
   }
 
   /** Switches to this scenario (already selected) when it is the active one's name: it was reloaded. */
@@ -329,7 +335,7 @@ export class SandboxWorld implements SessionEntry, World {
   }
 
   state(): SandboxState {
-    return this.#shared.stateOf(this, this.petCount())
+    return this.#host.stateOf(this, this.petCount())
   }
 
   /** What `state().counts.pets` says, without building the rest (a list of 10,000 sessions reads it). */
