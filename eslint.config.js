@@ -183,7 +183,6 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['express', 'yargs', 'msw/browser']),
-        
       }),
     },
   },
@@ -194,7 +193,6 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['express', 'yargs', 'msw/browser']),
-        
       }),
     },
   },
@@ -219,7 +217,6 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['yargs', 'msw/browser']),
-        
       }),
     },
   },
@@ -244,7 +241,6 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports({
         paths: runtimePackages(['msw/browser']),
-        
       }),
     },
   },

@@ -21,7 +21,8 @@ const out = join(root, 'dist', 'THIRD_PARTY_NOTICES.md')
 const VENDORED = [
   {
     name: '@faker-js/faker',
-    where: 'src/core/data/mersenne.ts and the pet names of src/core/data/seed.ts (in every entry)',
+    where:
+      'src/core/data/mersenne.ts and the pet names of src/core/data/seed.ts (in every entry)',
     dir: join(root, 'node_modules', '@faker-js', 'faker'),
   },
 ]
