@@ -11,7 +11,7 @@ import type { ScenarioRegistry } from './scenarios/scenario-registry.js'
 import type { Scenario } from './scenarios/scenarios.js'
 import type { Sandbox, SessionInfo } from './world/sandbox-types.js'
 import type { SessionCarrying } from './world/session-carry.js'
-import { DEFAULT_SESSION, isSessionId } from './world/sessions.js'
+import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './world/sessions.js'
 import { SandboxWorld, type WorldHost } from './world/world.js'
 import type { PetPersistence } from './data/pet-store.js'
 
@@ -26,9 +26,8 @@ export interface SandboxHost extends WorldHost {
   readonly port: Port
   /** The world of a session id, made if it is not live (the default one for `default`). */
   worldOf(id: string): { world: SandboxWorld; created: boolean }
-  /** The live sessions' worlds, the default one aside. */
-  liveSessions(): SandboxWorld[]
-  endSession(id: string): boolean
+  /** The live sessions, the default one aside. */
+  readonly sessions: SessionRegistry<SandboxWorld>
   addScenario(scenario: Scenario): void
   reloadFixtures(fixtures: Fixtures | undefined): Promise<MovedPet[]>
   onRequest(listener: (entry: JournalEntry) => void): () => void
@@ -84,7 +83,7 @@ export class DefaultSandbox extends SandboxWorld implements Sandbox {
   }
 
   sessions(): SessionInfo[] {
-    return this.#owner.liveSessions().map((world) => ({
+    return this.#owner.sessions.list().map((world) => ({
       id: world.id,
       createdAt: new Date(world.createdAt).toISOString(),
       lastUsedAt: new Date(world.lastUsedAt).toISOString(),
@@ -93,7 +92,7 @@ export class DefaultSandbox extends SandboxWorld implements Sandbox {
   }
 
   endSession(id: string): boolean {
-    return this.#owner.endSession(id)
+    return this.#owner.sessions.delete(id)
   }
 
   addScenario(scenario: Scenario): void {

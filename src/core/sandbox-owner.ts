@@ -132,11 +132,6 @@ export class SandboxOwner implements SandboxHost, PipelineHost, CarrySandbox {
     this.sessionCarrying = carrying
   }
 
-  /** The default world as the public sandbox. */
-  get sandbox(): DefaultSandbox {
-    return this.main
-  }
-
   /** The demo keys as indexed now: loading a scenario may add some. */
   keys(): Map<string, KnownKey> {
     return this.#keys
@@ -231,14 +226,6 @@ export class SandboxOwner implements SandboxHost, PipelineHost, CarrySandbox {
     }
     const { session, created } = this.sessions.use(id)
     return { world: session, created }
-  }
-
-  liveSessions(): SandboxWorld[] {
-    return this.sessions.list()
-  }
-
-  endSession(id: string): boolean {
-    return this.sessions.delete(id)
   }
 
   nextRequestId(): number {

@@ -36,7 +36,7 @@ export function createSandbox(given: SandboxOptions = {}): Sandbox {
   const options = withoutNulls(given)
   try {
     checkOptions(options)
-    const { sandbox } = new SandboxOwner(options)
+    const sandbox = new SandboxOwner(options).main
     // A store that holds data (a file) restores it now: requests wait for it.
     if (options.store) attachStore(options.store, sandbox)
     return sandbox

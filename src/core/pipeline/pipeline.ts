@@ -29,10 +29,8 @@ import { AnsweredRequests } from './answered-requests.js'
 export interface PipelineHost {
   readonly bases: ApiBase[]
   keys(): Map<string, KnownKey>
-  /** The default world. */
-  readonly main: SandboxWorld
-  /** The default world as the public sandbox (the control API acts on it). */
-  readonly sandbox: Sandbox
+  /** The default world, which is the public sandbox (the control API acts on it). */
+  readonly main: SandboxWorld & Sandbox
   readonly sessions: SessionRegistry<SandboxWorld>
   /** The world of a session id, made if it is not live (the default one for `default`). */
   worldOf(id: string): { world: SandboxWorld; created: boolean }
@@ -333,7 +331,7 @@ export class Pipeline {
   ): Promise<{ reply: Reply; created: boolean }> {
     const host = this.#host
     let created = false
-    const reply = await handleControlRequest(host.sandbox, {
+    const reply = await handleControlRequest(host.main, {
       carrying: host.carrying,
       request,
       url,
