@@ -16,11 +16,13 @@ import {
   type AccessOptions,
 } from './access-control.js'
 import {
-  buildSandboxMiddleware,
   checkBodyLimit,
   resolveSandbox,
-  type MswFastPath,
   type ExpressAdapterOptions,
+} from './adapter-options.js'
+import {
+  buildSandboxMiddleware,
+  type MswFastPath,
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
 import { renderLandingPage } from './landing-page.js'

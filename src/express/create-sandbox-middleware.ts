@@ -12,24 +12,21 @@ import {
 } from 'msw'
 import type { Failure } from '../core/http/api-errors.js'
 import { bodyLimitOf, bodyTooLarge } from '../core/control/carry-operations.js'
-import { quoted } from '../core/common/describe-issues.js'
-import { SandboxError } from '../core/common/errors.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/handlers.js'
 import { checkHost, targetPath } from '../core/http/request-target.js'
 import { CONTROL_PATH } from '../core/control/control-call.js'
-import { createSandbox, type Sandbox } from '../core/sandbox.js'
-import { releaseStoreOf } from '../core/sandbox-options.js'
-import {
-  checkAdapterOptionNames,
-  checkOptionNames,
-  withoutNulls,
-} from '../core/sandbox-options.js'
+import type { Sandbox } from '../core/sandbox.js'
 import type { HandleInit } from '../core/pipeline/pipeline.js'
 import { toResponse, type Reply } from '../core/http/reply.js'
 import type { Scope } from '../core/pipeline/pipeline.js'
 import { portOf, type Port } from '../core/pipeline/sandbox-port.js'
-import { resolveNodeOptions, type NodeSandboxOptions } from '../node/files.js'
-import { discardBody, drainLimitOf, readBody } from './read-body.js'
+import type { NodeSandboxOptions } from '../node/files.js'
+import {
+  checkBodyLimit,
+  resolveSandbox,
+  type ExpressAdapterOptions,
+} from './adapter-options.js'
+import { discardBody, drainLimitOf, hasBody, parsedBody, readBody } from './read-body.js'
 import { TransferBudget } from './transfer-budget.js'
 import { sendFetchResponse, sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
@@ -66,9 +63,6 @@ export class HandlerThrewError extends Error {
  */
 const ANSWERED = new Response(null)
 const DROPPED = Response.error()
-
-/** The largest request body the adapter reads: 64 KiB, a NewPet is well under 1 KiB. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /**
  * A faster way through msw for a copy of msw whose version is pinned (the CLI bundle's,
@@ -108,20 +102,11 @@ export interface MiddlewareInternals {
   requestChecked?: boolean
 }
 
-/** Options of the Express adapter itself. */
-export interface ExpressAdapterOptions {
-  /** The largest request body in bytes; a larger one gets 413 `payload_too_large`. Default 64 KiB. */
-  bodyLimit?: number
-}
-
 /** Sandbox options (paths allowed, as in `petstore-sandbox/node`) plus the adapter's. */
 export type SandboxMiddlewareOptions = NodeSandboxOptions & ExpressAdapterOptions
 
 /** An Express middleware over a sandbox; `sandbox` is the one it serves. */
 export type SandboxMiddleware = RequestHandler & { readonly sandbox: Sandbox }
-
-/** The options of the adapter, not of the sandbox, when both come in one object. */
-const ADAPTER_KEYS = ['bodyLimit']
 
 /**
  * Creates an Express 5 middleware that answers `/v1` and `/__sandbox` with the sandbox's
@@ -373,82 +358,4 @@ function adapterInit(
   const untrusted = adapter.internals.untrustedOrigin?.(req)
   if (untrusted !== undefined) init.untrustedOrigin = untrusted
   return init
-}
-
-/** Whether a request may carry a body the API reads (GET and HEAD bodies are ignored). */
-function hasBody(req: ExpressRequest) {
-  if (req.method === 'GET' || req.method === 'HEAD') return false
-  const length = req.headers['content-length']
-  return (
-    req.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && length !== '0')
-  )
-}
-
-function parsedBody(value: unknown): Buffer | undefined {
-  if (value === undefined || value === null) return undefined
-  if (Buffer.isBuffer(value)) return value
-  if (typeof value === 'string') return Buffer.from(value)
-  return Buffer.from(JSON.stringify(value))
-}
-
-/** Tells a ready sandbox from options, so both entry points accept either. */
-export function isSandbox(value: unknown): value is Sandbox {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as Sandbox).handlers) &&
-    typeof (value as Sandbox).reset === 'function'
-  )
-}
-
-/** Splits sandbox options from adapter options and creates the sandbox when needed. */
-export function resolveSandbox<Adapter extends object>(
-  sandboxOrOptions: Sandbox | (NodeSandboxOptions & Adapter),
-  adapterOptions: Adapter,
-  adapterKeys: readonly string[] = ADAPTER_KEYS,
-  /** Refuses adapter options out of range, before a sandbox is made of the rest. */
-  checkAdapter: (adapter: Adapter) => void = (adapter) =>
-    void checkBodyLimit((adapter as ExpressAdapterOptions).bodyLimit),
-): { sandbox: Sandbox; adapter: Adapter } {
-  const ready = isSandbox(sandboxOrOptions)
-  try {
-    checkAdapterOptionNames(adapterOptions, adapterKeys, ready)
-    if (ready) {
-      const adapter = withoutNulls(adapterOptions)
-      checkAdapter(adapter)
-      return { sandbox: sandboxOrOptions, adapter }
-    }
-    checkOptionNames(sandboxOrOptions, adapterKeys)
-    const sandboxOptions: Record<string, unknown> = {}
-    // A copy: the sandbox's own adapter options are added to it.
-    const adapter = { ...withoutNulls(adapterOptions) } as Record<string, unknown>
-    for (const [key, value] of Object.entries(sandboxOrOptions)) {
-      if (!adapterKeys.includes(key)) sandboxOptions[key] = value
-      else if (value != null) adapter[key] ??= value
-    }
-    checkAdapter(adapter as Adapter)
-    return {
-      sandbox: createSandbox(resolveNodeOptions(sandboxOptions as NodeSandboxOptions)),
-      adapter: adapter as Adapter,
-    }
-  } catch (error) {
-    // The sandbox was never made: a store among the options lets go of its file.
-    if (!ready) releaseStoreOf(sandboxOrOptions)
-    throw error
-  }
-}
-
-/** The body limit in bytes, or a SandboxError naming the option. */
-export function checkBodyLimit(value: number | undefined) {
-  if (value === undefined) return DEFAULT_BODY_LIMIT
-  if (!Number.isInteger(value) || value < 1 || value > 100 * 1024 * 1024) {
-    throw SandboxError.for(
-      'INVALID_OPTION',
-      'create the Express adapter',
-      `bodyLimit ${quoted(value)} is not a number of bytes from 1 to 104857600`,
-      `Leave it out for ${DEFAULT_BODY_LIMIT} bytes (64 KiB), or pass a positive integer.`,
-    )
-  }
-  return value
 }

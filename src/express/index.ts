@@ -2,10 +2,9 @@ import { assertSupportedMsw } from '../node/check-msw.js'
 
 assertSupportedMsw('petstore-sandbox/express')
 
+export { DEFAULT_BODY_LIMIT, type ExpressAdapterOptions } from './adapter-options.js'
 export {
   createSandboxMiddleware,
-  DEFAULT_BODY_LIMIT,
-  type ExpressAdapterOptions,
   type SandboxMiddleware,
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'

@@ -131,3 +131,21 @@ export function readBody(
     request.on('close', onClose)
   })
 }
+
+/** Whether a request may carry a body the API reads (GET and HEAD bodies are ignored). */
+export function hasBody(req: IncomingMessage) {
+  if (req.method === 'GET' || req.method === 'HEAD') return false
+  const length = req.headers['content-length']
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '0')
+  )
+}
+
+/** The body a body parser mounted before the adapter kept, as bytes. */
+export function parsedBody(value: unknown): Buffer | undefined {
+  if (value === undefined || value === null) return undefined
+  if (Buffer.isBuffer(value)) return value
+  if (typeof value === 'string') return Buffer.from(value)
+  return Buffer.from(JSON.stringify(value))
+}
