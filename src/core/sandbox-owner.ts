@@ -72,7 +72,7 @@ export class SandboxOwner implements SandboxHost, PipelineHost, CarrySandbox {
   readonly journalBudget: JournalBudget
   /** Every world of the sandbox counts its created pets here. */
   readonly quota: PetQuota
-  readonly sessions: SandboxRegistry
+  readonly sessions: SessionRegistry<SandboxWorld>
   readonly port: Pipeline
   /** The default world, which is the public sandbox. */
   readonly main: DefaultSandbox
@@ -343,6 +343,3 @@ export class SandboxOwner implements SandboxHost, PipelineHost, CarrySandbox {
     return building
   }
 }
-
-/** The registry of a sandbox's sessions. */
-type SandboxRegistry = SessionRegistry<SandboxWorld>
