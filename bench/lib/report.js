@@ -144,13 +144,14 @@ export const TARGETS = [
     limit: 1.5,
     unit: 'x',
   },
+  // A development entry that production builds drop, faker's seeding included (issue 38).
   {
     id: 'bundle-gzip',
     label:
       'browser entry: KB it adds to an app bundle over msw alone (minified, gzipped)',
     value: (r) => r.bundle?.added.gzipKb,
     op: '<=',
-    limit: 60,
+    limit: 105,
     unit: 'KB',
   },
 ]
@@ -218,7 +219,7 @@ export function renderBundle(results, targets) {
         [
           '**added by the sandbox**',
           `${fmt(b.added.minKb, 1)} KB`,
-          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 60 KB: ${verdict})`,
+          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 105 KB: ${verdict})`,
         ],
         [
           'the inspector too, when the app imports `petstore-sandbox/browser/inspector`',
