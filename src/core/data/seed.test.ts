@@ -1,4 +1,5 @@
-import { en, Faker } from '@faker-js/faker'
+import { Faker } from '@faker-js/faker'
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { expect, test } from 'vitest'
 import { SandboxError } from '../common/errors.js'
 import {
@@ -28,7 +29,7 @@ const WEIGHTS = [
 
 /** generatePets as it was, on faker's whole English build, for the same seed. */
 function fakerPets(seed: number, count: number, categories: typeof CATEGORIES) {
-  const english = new Faker({ locale: en })
+  const english = new Faker({ locale: englishFaker.rawDefinitions })
   english.seed(seed)
   return Array.from({ length: count }, (_, index) => {
     const name = english.animal.petName()
@@ -39,7 +40,9 @@ function fakerPets(seed: number, count: number, categories: typeof CATEGORIES) {
 }
 
 test("the locale section seeding's Faker is given is faker's English pet names", () => {
-  expect(PET_NAMES_LOCALE.animal.pet_name).toEqual(en.animal?.pet_name)
+  expect(PET_NAMES_LOCALE.animal.pet_name).toEqual(
+    englishFaker.rawDefinitions.animal?.pet_name,
+  )
 })
 
 test('seed 42 gives these pets, byte for byte', () => {
