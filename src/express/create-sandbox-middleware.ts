@@ -14,6 +14,7 @@ import type { Failure } from '../core/http/api-errors.js'
 import { bodyLimitOf, bodyTooLarge } from '../core/control/carry-operations.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/handlers.js'
 import { checkHost, targetPath } from '../core/http/request-target.js'
+import { forbiddenSessionOrigin } from '../core/http/request-trust.js'
 import { CONTROL_PATH } from '../core/control/control-call.js'
 import type { Sandbox } from '../core/sandbox.js'
 import type { HandleInit } from '../core/pipeline/pipeline.js'
@@ -356,6 +357,7 @@ function adapterInit(
       return undefined
     }
   const untrusted = adapter.internals.untrustedOrigin?.(req)
-  if (untrusted !== undefined) init.untrustedOrigin = untrusted
+  if (untrusted !== undefined)
+    init.refuseNewSession = (session) => forbiddenSessionOrigin(untrusted, session)
   return init
 }

@@ -7,7 +7,6 @@ import { matchBase, type ApiBase } from '../http/base-url.js'
 import { handleControlRequest } from '../control/control.js'
 import { REQUEST_ID_HEADER, type HeaderMap, type Reply } from '../http/reply.js'
 import { checkTarget, targetPath } from '../http/request-target.js'
-import { forbiddenSessionOrigin } from '../http/request-trust.js'
 import { CONTROL_PATH } from '../control/control-call.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import {
@@ -56,13 +55,15 @@ export interface HandleInit {
    */
   mount?: string
   /**
-   * The request's `Origin`, when the server does not trust it (the standalone app's
-   * rule, docs/security.md): a `/v1` request may then use the default session and
-   * live ones, but one naming a session that does not exist is 403 `forbidden_origin`
-   * instead of making it. msw runtimes leave it out: what they intercept comes from the
-   * process itself, or from pages of the worker's own origin.
+   * The refusal of a `/v1` request naming a session that does not exist, when the
+   * server does not trust the request's `Origin` (the standalone app's rule,
+   * docs/security.md: such a page may use the default session and live ones, but not
+   * make one; request-trust.ts `forbiddenSessionOrigin`, 403 `forbidden_origin`). msw
+   * runtimes leave it out: what they intercept comes from the process itself, or from
+   * pages of the worker's own origin. A function the server gives, so the rule's words
+   * stay out of the browser entry.
    */
-  untrustedOrigin?: string
+  refuseNewSession?: (session: string) => Failure
   /**
    * The client's connection, where the server has one: a scenario's latency stops
    * waiting when the client hangs up (latency.ts `delay`).
@@ -294,13 +295,13 @@ export class Pipeline {
     body: () => Promise<Uint8Array>,
   ): Promise<{ reply: Reply; created: boolean }> {
     const { main, sessions } = this.#host
-    const { untrustedOrigin } = init
+    const { refuseNewSession } = init
     if (
-      untrustedOrigin !== undefined &&
+      refuseNewSession !== undefined &&
       selection.id !== DEFAULT_SESSION &&
       !sessions.peek(selection.id)
     ) {
-      const refused = forbiddenSessionOrigin(untrustedOrigin, selection.id)
+      const refused = refuseNewSession(selection.id)
       const reply = answerRefusedRequest(main, request, refused, target, id, {
         authorization: selection.authorization,
         counted: false,
