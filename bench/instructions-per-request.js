@@ -1,6 +1,7 @@
 // Instructions a standalone server executes per request, counted by valgrind's callgrind:
-// the one measure of a server's cost here that does not move with the machine's other
-// work (req/s and CPU time on this 2-core VM move by 20% from run to run). It does not
+// the measure of a server's cost here that moves least with the machine's other work
+// (req/s and CPU time on this 2-core VM move by 20 to 40% from run to run; the counts by
+// about 3% on a quiet machine, up to 15% at a load of 6 to 12). It does not
 // count the kernel's work or cache misses, so it complements `npm run bench`; it tells
 // whether a change made a request cheaper, in one run. It is the standalone server's
 // speed target: a GET /v1/pets?limit=20 at most 1.15x the msw floor's, in one run
@@ -22,7 +23,8 @@
 // alone, divided by the requests, is printed with its ratio to the first server that
 // counted the same request. The POSTs create BENCH_WARM + BENCH_REQUESTS pets, within
 // the sandbox's --max-pets (100,000 by default). About a minute and a half per server
-// and request once the server is up.
+// and request once the server is up, and a minute to start it: the default run takes
+// about 6 minutes on a quiet machine.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
