@@ -22,7 +22,8 @@ function floorShare(results) {
 
 /**
  * Where the standalone server's speed is judged (issue 38): req/s moves by 20 to 40%
- * between runs on a shared machine, instruction counts by about 3%.
+ * between runs on a shared machine, instruction counts by about 3% on a quiet one (up
+ * to 15% under load; docs/performance.md).
  */
 export const SPEED_TARGET =
   "the speed target is instructions a request: GET /v1/pets?limit=20 <= 1.15x the msw floor (node bench/instructions-per-request.js, a contributor's tool)"
@@ -149,13 +150,14 @@ export const TARGETS = [
     limit: 1.5,
     unit: 'x',
   },
+  // A development entry that production builds drop, faker's seeding included (issue 38).
   {
     id: 'bundle-gzip',
     label:
       'browser entry: KB it adds to an app bundle over msw alone (minified, gzipped)',
     value: (r) => r.bundle?.added.gzipKb,
     op: '<=',
-    limit: 60,
+    limit: 105,
     unit: 'KB',
   },
 ]
@@ -228,7 +230,7 @@ export function renderBundle(results, targets) {
         [
           '**added by the sandbox**',
           `${fmt(b.added.minKb, 1)} KB`,
-          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 60 KB: ${verdict})`,
+          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 105 KB: ${verdict})`,
         ],
         [
           'the inspector too, when the app imports `petstore-sandbox/browser/inspector`',
