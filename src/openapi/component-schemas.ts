@@ -7,8 +7,69 @@ import {
   petStatusSchema,
 } from '../core/common/schemas.js'
 import { SESSION_FORMAT } from '../core/coach/session-export.js'
+import { MAX_NAME_LENGTH } from '../core/common/limits.js'
 import { FINDING_CODES } from '../core/coach/report-card.js'
 import { scenarioSchema } from '../core/scenarios/scenarios.js'
+
+/**
+ * What the document says of the core's schemas (src/core/common/schemas.ts), given to
+ * them here rather than with `z.meta()` in the core, which the browser entry carries.
+ */
+const CORE_SCHEMA_META: ReadonlyArray<[z.core.$ZodType, Record<string, unknown>]> = [
+  [petStatusSchema, { description: 'Availability status of an animal.' }],
+  [
+    newPetSchema.shape.name,
+    {
+      description: `The animal's name, 1 to ${MAX_NAME_LENGTH} characters (a limit of the sandbox).`,
+      examples: ['Rex'],
+    },
+  ],
+  [
+    newPetSchema.shape.categoryId,
+    {
+      format: 'int64',
+      description: 'Identifier of the category the animal belongs to.',
+      examples: [1],
+    },
+  ],
+  [
+    newPetSchema,
+    {
+      description:
+        'An animal to add. Without a status, the Pet has none (the API states no default). Unknown fields are ignored.',
+      examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
+    },
+  ],
+  [
+    petSchema.shape.id,
+    {
+      format: 'int64',
+      description: 'Unique identifier assigned by the service on creation.',
+      examples: [1],
+    },
+  ],
+  [
+    petSchema,
+    {
+      description: 'An animal as returned: the fields of NewPet plus its id.',
+      examples: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
+    },
+  ],
+  [apiErrorSchema.shape.code, { description: 'Machine-readable error code.' }],
+  [
+    apiErrorSchema.shape.message,
+    { description: 'What was wrong and how to fix it, for people.' },
+  ],
+  [apiErrorSchema.shape.status, { description: 'The HTTP status code of the response.' }],
+  [
+    apiErrorSchema,
+    {
+      description: 'The body of every error response.',
+      examples: [{ code: 'not_found', message: 'No pet with id 9.', status: 404 }],
+    },
+  ],
+]
+for (const [schema, meta] of CORE_SCHEMA_META) z.globalRegistry.add(schema, meta)
 
 /** A JSON Schema (2020-12, OpenAPI 3.1's dialect) as zod writes it. */
 export type JsonSchema = Record<string, unknown>
