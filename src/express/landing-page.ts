@@ -1,3 +1,5 @@
+import { summaryOf } from '../core/http/route-summaries.js'
+import type { RouteBase } from '../core/http/router.js'
 import { API_ROUTES } from '../core/api/routes.js'
 import { CONTROL_PATH } from '../core/control/control-call.js'
 import { CONTROL_ROUTES } from '../core/control/routes.js'
@@ -33,13 +35,11 @@ export function renderLandingPage(state: SandboxState, info: LandingPageInfo): s
     cells
       .map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
       .join('\n')
-  const endpoint =
-    (base: string) =>
-    ({ method, path, summary }: { method: string; path: string; summary: string }) => [
-      `<code>${method}</code>`,
-      `<code>${escapeHtml(base + path)}</code>`,
-      escapeHtml(summary),
-    ]
+  const endpoint = (base: string) => (route: RouteBase) => [
+    `<code>${route.method}</code>`,
+    `<code>${escapeHtml(base + route.path)}</code>`,
+    escapeHtml(summaryOf(route.operationId)),
+  ]
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,3 +1,4 @@
+import { summaryOf } from '../core/http/route-summaries.js'
 import { allowedMethods } from '../core/http/router.js'
 import { API_ROUTES, type ApiRoute } from '../core/api/routes.js'
 import { type ControlRoute } from '../core/control/routes.js'
@@ -29,7 +30,7 @@ export function createPaths(
     const item = (paths[`${prefix}${route.path}`] ??= {})
     item[route.method.toLowerCase()] = {
       operationId: route.operationId,
-      summary: route.summary,
+      summary: summaryOf(route.operationId),
       description: doc.description,
       tags: doc.tags,
       ...(route.deprecated ? { deprecated: true } : {}),

@@ -24,7 +24,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'GET',
     path: '/pets',
     operationId: 'listPets',
-    summary: 'List animals: ?limit=1..100 (default 20), ?status=available|pending|sold.',
     modelled: true,
     resolve: listPets,
   },
@@ -32,8 +31,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'POST',
     path: '/pets',
     operationId: 'createPet',
-    summary:
-      'Add an animal: {"name":"Rex","categoryId":1,"status":"available"} → 201 Pet.',
     modelled: true,
     resolve: createPet,
   },
@@ -41,8 +38,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'GET',
     path: '/pets/{petId}',
     operationId: 'getPet',
-    summary:
-      'Get an animal. Deprecated: Deprecation, Sunset (5 December 2030) and Link headers; 410 after the sunset.',
     deprecated: true,
     modelled: true,
     resolve: getPet,
@@ -51,7 +46,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'GET',
     path: '/store/orders',
     operationId: 'listOrders',
-    summary: 'Mentioned by the API, shape not published: 501 not_implemented.',
     modelled: false,
     resolve: listOrders,
   },

@@ -19,8 +19,6 @@ export interface RouteBase {
   /** The path below the scope's base, as an OpenAPI template (`/pets/{petId}`); '' is the base itself. */
   path: string
   operationId: string
-  /** One line for the landing page, the banner and the OpenAPI summary. */
-  summary: string
   deprecated?: true
 }
 
