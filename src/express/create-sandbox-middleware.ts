@@ -13,7 +13,7 @@ import {
 import type { Failure } from '../core/http/api-errors.js'
 import { bodyLimitOf, bodyTooLarge } from '../core/control/carry-operations.js'
 import { createSandboxHandler, type SandboxResolver } from '../core/pipeline/handlers.js'
-import { checkHost, targetPath } from '../core/http/request-target.js'
+import { checkHost, checkTarget, targetPath } from '../core/http/request-target.js'
 import { forbiddenSessionOrigin } from '../core/http/request-trust.js'
 import { CONTROL_PATH } from '../core/control/control-call.js'
 import type { Sandbox } from '../core/sandbox.js'
@@ -167,7 +167,7 @@ export function buildSandboxMiddleware(
       path.charCodeAt(0) === 47 ? path : '/',
     )
     // The same decision the handlers make, on the same URL, before any body is read.
-    const scope = port.scope(url, target, requestChecked)
+    const scope = port.scope(url, target, requestChecked ? null : checkTarget)
     if (!scope && !(overridesEverywhere && sandbox.overrides.length > 0)) {
       return next()
     }

@@ -19,6 +19,18 @@ import { truncate } from '../common/text.js'
  */
 export function checkTarget(target: string): Failure | undefined {
   if (target.charCodeAt(0) !== 47) return notAPath(target)
+  return checkPathTarget(target)
+}
+
+/** A check of a request target: its refusal, or undefined. */
+export type TargetCheck = (target: string) => Failure | undefined
+
+/**
+ * {@link checkTarget} of a target that is a path, as every target of an msw runtime is (a
+ * URL's path and query): the pipeline's own check, so the words for targets that are not
+ * paths, which only a server receives, stay out of the browser entry.
+ */
+export function checkPathTarget(target: string): Failure | undefined {
   const query = target.indexOf('?')
   const path = query === -1 ? target : target.slice(0, query)
   if (unsafePath(path)) {

@@ -6,7 +6,7 @@ import type { KnownKey } from '../api/auth.js'
 import { matchBase, type ApiBase } from '../http/base-url.js'
 import { handleControlRequest } from '../control/control.js'
 import { REQUEST_ID_HEADER, type HeaderMap, type Reply } from '../http/reply.js'
-import { checkTarget, targetPath } from '../http/request-target.js'
+import { checkPathTarget, targetPath, type TargetCheck } from '../http/request-target.js'
 import { CONTROL_PATH } from '../control/control-call.js'
 import type { Sandbox } from '../world/sandbox-types.js'
 import {
@@ -112,21 +112,23 @@ export class Pipeline {
    * Which of the sandbox's scopes a URL is in, the one decision of "is this mine?" that
    * every adapter and the handlers share: a server adapter asks it before it reads a
    * body and hands it to `handle` (HandleInit `scope`). A target that fails
-   * `checkTarget` (as sent, before any routing) is the sandbox's to refuse when either
-   * reading of its path, as sent or as the URL parser normalised it, is under one of its
-   * base paths. `checked`: the server refused every target that is not one already.
+   * `check` (as sent, before any routing) is the sandbox's to refuse when either reading
+   * of its path, as sent or as the URL parser normalised it, is under one of its base
+   * paths. `check`: by default `checkPathTarget` (an msw runtime's targets are paths); a
+   * server gives `checkTarget` (request-target.ts), which refuses targets that are not
+   * paths too, or null when it refused every target that is not one already.
    */
   scope(
     url: URL,
     target = `${url.pathname}${url.search}`,
-    checked = false,
+    check: TargetCheck | null = checkPathTarget,
   ): Scope | undefined {
     const { bases } = this.#host
     const api = matchBase(bases, url.origin, url.pathname, (base) => base.path)
     const control = api
       ? undefined
       : matchBase(bases, url.origin, url.pathname, () => CONTROL_PATH)
-    const unsafe = checked ? undefined : checkTarget(target)
+    const unsafe = check?.(target)
     if (!unsafe) {
       if (api) return { api, kind: 'api' }
       return control ? { control, kind: 'control' } : undefined

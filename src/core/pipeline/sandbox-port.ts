@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw'
 import type { Failure } from '../http/api-errors.js'
+import type { TargetCheck } from '../http/request-target.js'
 import type { HandleInit, Scope } from './pipeline.js'
 import type { HeaderMap, Reply } from '../http/reply.js'
 import type { Sandbox } from '../world/sandbox-types.js'
@@ -22,9 +23,10 @@ export interface Port {
    * Which scope of the sandbox's this URL is in (`target`: the path and query as sent),
    * undefined when `handle` would not answer it: the decision a server adapter makes
    * before it reads a body, handed to `handle` (HandleInit `scope`) so it is made once.
-   * `checked`: the server refused every target that is not one already.
+   * `check`: how the target is checked (Pipeline `scope`): a server gives `checkTarget`
+   * (request-target.ts), or null when it refused every target that is not one already.
    */
-  scope(url: URL, target?: string, checked?: boolean): Scope | undefined
+  scope(url: URL, target?: string, check?: TargetCheck | null): Scope | undefined
   /**
    * The answer to a request a server refused before the API read it (a body over its
    * limit, a Host that is not one): the Error body, the caller's rate-limit headers (not
