@@ -79,7 +79,11 @@ export class DefaultSandbox extends SandboxWorld implements Sandbox {
         'Use an id such as "worker-1".',
       )
     }
-    return this.#owner.worldOf(id).world
+    const { world } = this.#owner.worldOf(id)
+    // Taken in code, its pets are used as a collection: made now, so that `db.pets` is
+    // there once its `ready` resolves.
+    void world.pets.want().catch(() => {})
+    return world
   }
 
   sessions(): SessionInfo[] {

@@ -474,8 +474,13 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
     expect(bob.db.pets.findFirst((q) => q.where({ id: 3 }))).toEqual(
       sandbox.db.pets.findFirst((q) => q.where({ id: 3 })),
     )
-    // Once the sandbox is ready, a new session's db is right without awaiting it.
+    // A session's collection is made from the seed through @msw/data's create, which
+    // is asynchronous: every session's db waits for its own ready, and says so.
     const carol = sandbox.session('carol')
+    expect(() => carol.db.pets.count()).toThrow(
+      /await sandbox\.session\('carol'\)\.ready/,
+    )
+    await carol.ready
     expect(carol.db.pets.count()).toBe(5)
 
     const get = (session: string, id: number) =>
@@ -496,7 +501,7 @@ describe('sandbox.session(id): a session in code, as its requests see it', () =>
     expect(await (await get('carol', 1))?.json()).not.toMatchObject({ name: 'Bobby' })
     expect((await get('carol', 2))?.status).toBe(200)
     expect(sandbox.db.pets.findFirst((q) => q.where({ id: 1 }))?.name).not.toBe('Bobby')
-    // A reset brings the seed back into the same collection.
+    // A reset brings the seed back; db.pets taken before follows it.
     const pets = bob.db.pets
     await bob.reset()
     expect(pets.count()).toBe(5)
@@ -551,6 +556,7 @@ test("sessions idle in real time: moving the sandbox's clock ends none; idleNow 
   shared.session('bob').clock.set('9999-12-31T23:59:59.999Z')
   expect(shared.sessions().map((session) => session.id)).toEqual(['alice', 'bob'])
   const alice = shared.session('alice')
+  await alice.ready
   expect(alice.db.pets.findMany().map((pet) => pet.name)).toContain('Rex')
   expect(alice.journal.recent().map((entry) => entry.status)).toEqual([201])
 

@@ -1,6 +1,5 @@
 import { Collection } from '@msw/data'
 import type { PetFixture } from './fixtures.js'
-import { SandboxError } from '../common/errors.js'
 import { petSchema, type Pet } from '../common/schemas.js'
 import { utf8Length } from '../common/text-bytes.js'
 import { nextTurn, runInSlices, runNow, type Steps } from '../common/slices.js'
@@ -11,9 +10,10 @@ import { nextTurn, runInSlices, runNow, type Steps } from '../common/slices.js'
  * records plus its own changes, so memory grows with what worlds changed, not with the
  * seed times the worlds.
  *
- * The records are @msw/data records (made by `Collection#create`, so they carry its
- * record identity) and frozen: a world changes them through its collection (`update`
- * makes a new record), never in place under another world.
+ * The records are @msw/data records (made by `Collection#create` in the seed's own
+ * collection, so they carry its record identity) and frozen: a world changes them
+ * through its collection (`update` makes a new record), never in place under another
+ * world.
  */
 export interface Seed {
   readonly pets: readonly Pet[]
@@ -30,6 +30,13 @@ export interface Seed {
    * a collection of its own.
    */
   readonly records?: RecordFactory
+  /**
+   * The collection the seed's records were made in, for the first world that asks (the
+   * default world, at its start): it then holds them as its own `db.pets` without a
+   * copy. Every later ask gets none, and that world copies the seed into a collection of
+   * its own (`create` of each record).
+   */
+  readonly claim?: () => PetCollection | undefined
 }
 
 /**
@@ -57,19 +64,29 @@ function digits(value: number): number {
 /** Seeding 100k pets: 512 per slice took 1.08 s where all at once took 1.45 s (medians of 5). */
 export const INSERT_SLICE = 512
 
+/** An @msw/data collection of pets: a world's `db.pets`, or a seed's. */
+export type PetCollection = Collection<typeof petSchema>
+
+/** A new, empty collection of the pet schema. */
+export function newPetCollection(): PetCollection {
+  return new Collection({ schema: petSchema })
+}
+
 /**
- * Makes records of the pet schema through @msw/data's own `create` (validated, with its
- * record identity), in slices: 100k creates pending at once keep every promise and
- * draft alive until the last one settles, and seeding then spends most of its time
- * collecting garbage. Between slices it waits for its turn (`pause`, slices.ts), so
- * that a server answers other requests while it seeds or restores (a slice of 512 is
- * some 5 ms).
+ * Makes records of the pet schema in `collection` through @msw/data's own `create`
+ * (validated, with its record identity; a record given keeps its primary key), in
+ * slices: 100k creates pending at once keep every promise and draft alive until the
+ * last one settles, and seeding then spends most of its time collecting garbage.
+ * Between slices it waits for its turn (`pause`, slices.ts), so that a server answers
+ * other requests while it seeds or restores (a slice of 512 is some 5 ms). Resolves
+ * with the records made, in the order given (the collection's order too: each create
+ * ends in the turn order it started).
  */
 export async function createRecords(
   pets: readonly Pet[],
   pause: () => Promise<void> = nextTurn,
+  collection: PetCollection = newPetCollection(),
 ): Promise<Pet[]> {
-  const factory = new Collection({ schema: petSchema })
   const records: Pet[] = []
   for (let start = 0; start < pets.length; start += INSERT_SLICE) {
     // Each slice in a turn of its own, the first too when there are more (ten requests
@@ -77,9 +94,8 @@ export async function createRecords(
     // records are made at once.
     if (start > 0 || pets.length > INSERT_SLICE) await pause()
     const slice = pets.slice(start, start + INSERT_SLICE)
-    records.push(...(await Promise.all(slice.map((pet) => factory.create(pet)))))
+    records.push(...(await Promise.all(slice.map((pet) => collection.create(pet)))))
   }
-  // The factory is dropped with its array; the records live on in the worlds.
   return records
 }
 
@@ -87,13 +103,14 @@ export async function createRecords(
  * Makes records of the pet schema one at a time through @msw/data's own `create`, outside
  * any world's collection (a world that has not made its collection keeps its created
  * records itself). Its collection, made at the first create, holds a record only until
- * `create` returns: one collection for every create, not one each.
+ * `create` returns (then `delete` takes it out): one collection for every create, not
+ * one each.
  */
 export class RecordFactory {
-  #collection: Collection<typeof petSchema> | undefined
+  #collection: PetCollection | undefined
 
   async create(pet: Pet): Promise<Pet> {
-    const collection = (this.#collection ??= new Collection({ schema: petSchema }))
+    const collection = (this.#collection ??= newPetCollection())
     const record = await collection.create(pet)
     collection.delete(record)
     return record
@@ -122,7 +139,8 @@ export async function createSeed(
     : initial.count > INSERT_SLICE
       ? await runInSlices(initial.make(), pause)
       : runNow(initial.make())
-  const pets = await createRecords(assignIds(fixtures), pause)
+  const collection = newPetCollection()
+  const pets = await createRecords(assignIds(fixtures), pause, collection)
   // Frozen, indexed and counted in slices too (a scenario of 10,000 pets seeds in a
   // server that answers others meanwhile).
   const byId = new Map<number, Pet>()
@@ -140,6 +158,17 @@ export async function createSeed(
     isSeeded: idsOf(pets),
     bytes,
     records: new RecordFactory(),
+    claim: claimOnce(collection),
+  }
+}
+
+/** The seed's own collection for the first world that asks, then none (see Seed#claim). */
+function claimOnce(collection: PetCollection): () => PetCollection | undefined {
+  let unclaimed: PetCollection | undefined = collection
+  return () => {
+    const claimed = unclaimed
+    unclaimed = undefined
+    return claimed
   }
 }
 
@@ -182,28 +211,4 @@ export function createdAmong(seed: Seed, pets: readonly Pet[]): number {
   let created = 0
   for (const pet of pets) if (!seed.isSeeded(pet.id)) created++
   return created
-}
-
-/**
- * Puts these records in the collection, replacing what it held, without a create each:
- * @msw/data's `all()` is its live list of records, and these are records it made.
- */
-export function fillCollection(
-  pets: Collection<typeof petSchema>,
-  records: readonly Pet[],
-  more: Iterable<Pet> = [],
-): void {
-  // Typed as records of the collection; these are (made by @msw/data's create).
-  const all = pets.all() as unknown as Pet[]
-  all.length = 0
-  for (const pet of records) all.push(pet)
-  for (const pet of more) all.push(pet)
-  if (pets.count() !== all.length) {
-    throw SandboxError.for(
-      'INVALID_OPTION',
-      'fill the pets collection',
-      'this @msw/data no longer gives its live list of records from all()',
-      'Install the @msw/data version petstore-sandbox depends on.',
-    )
-  }
 }

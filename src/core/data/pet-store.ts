@@ -1,4 +1,3 @@
-import { Collection } from '@msw/data'
 import { guardWhileLoading } from './guarded-collection.js'
 import { StorageFullError, type PetQuota } from './pet-quota.js'
 import {
@@ -6,17 +5,13 @@ import {
   createdAmong,
   createRecord,
   createRecords,
-  fillCollection,
+  newPetCollection,
   petTextBytes,
+  type PetCollection,
   type Seed,
 } from './pet-seed.js'
-import {
-  MAX_SAFE_ID,
-  petSchema,
-  type NewPet,
-  type Pet,
-  type PetStatus,
-} from '../common/schemas.js'
+import { nextTurn } from '../common/slices.js'
+import { MAX_SAFE_ID, type NewPet, type Pet, type PetStatus } from '../common/schemas.js'
 import {
   STATE_FORMAT,
   StoreWriteError,
@@ -40,6 +35,12 @@ export interface PetStoreOptions {
   /** The counter of created pets shared by every world of a sandbox. */
   quota: PetQuota
   persistence?: PetPersistence
+  /**
+   * Takes the collection its seed's records were made in as its own, when no other
+   * world has (the default world, at its start): its `db.pets` is then there without a
+   * copy of the seed.
+   */
+  claims?: boolean
 }
 
 const SETTLED: Promise<void> = Promise.resolve()
@@ -55,23 +56,37 @@ const EMPTY_SEED: Seed = {
   bytes: 0,
 }
 const noop = () => {}
+/**
+ * Records a reset may look through, deleting created pets from a collection in place
+ * (about 5 ms: @msw/data's `delete` looks its record up from the start, and one delete
+ * in a collection of 100k pets took 30 ms); past it, the collection is made again (a
+ * load) or dropped.
+ */
+const RESET_IN_PLACE = 10_000
 
 /**
  * One world's pets: the shared seed plus the world's own changes, with @msw/data's
  * Collection as its public face (`db.pets`). Every world has one: the default one (with
  * the store that persists it) and each session, and each of their data scenarios.
  *
- * Until `db` is first read (or a reload or restore), the world serves the shared seed
- * itself plus the records it created, kept by id. Its collection is then made at once,
- * synchronously, holding references to the seed's records and its own: `db.pets` holds
- * the seeded pets at the first read, and a session costs memory for what it changed,
- * not for the seed (a collection is some 3 KB, so sessions that only use requests make
- * none).
+ * A world without a collection serves the shared seed itself plus the records it
+ * created, kept by id: a session costs memory for what it changed, not for the seed
+ * (sessions that only take requests never make a collection). A world gets one when its
+ * pets are to be used as a collection (`want`: `db` read, `sandbox.session(id)` in
+ * code), made as a load through @msw/data's public `create`: the seed's own
+ * collection when no world has taken it (`claims`, the default world), else a copy of
+ * the seed's records and its own. A reset drops it and, when wanted, makes it again; a
+ * reload or restore makes a new one. `db.pets` follows the world's collection of the
+ * moment (guarded-collection.ts).
  */
 export class PetStore implements PetData {
   readonly #options: PetStoreOptions
   #seed: Seed = EMPTY_SEED
-  #pets: Collection<typeof petSchema> | undefined
+  #pets: PetCollection | undefined
+  /** Whether its pets are used as a collection (then made again after a reset). */
+  #wanted = false
+  /** A load that makes the collection is queued. */
+  #making = false
   /** The pets it created on top of the seed (consecutive ids), while its pets are the seed plus these. */
   #created: Map<number, Pet> | undefined
   /**
@@ -104,37 +119,38 @@ export class PetStore implements PetData {
     else this.#useSeed(seed)
   }
 
-  /** The world's pets as an @msw/data collection, made on first use over the seed. */
-  get collection(): Collection<typeof petSchema> {
-    if (this.#pets) return this.#pets
-    const pets = new Collection({ schema: petSchema })
-    this.#pets = pets
-    fillCollection(pets, this.#seed.pets, this.#created?.values())
-    // Tests may change the collection themselves: an update replaces a record, a delete
-    // removes one, a create adds one the index has not seen. The index is rebuilt before
-    // its next use, so GET /v1/pets/{petId} answers what GET /v1/pets lists.
-    pets.hooks.on('update', () => {
-      this.#stale = true
-      this.#bytes.stale = true
-    })
-    pets.hooks.on('delete', () => {
-      this.#stale = true
-      this.#bytes.stale = true
-    })
-    return pets
+  /** The world's pets as an @msw/data collection, when it has one (see `want`). */
+  get current(): PetCollection | undefined {
+    return this.#pets
   }
 
   /**
-   * The collection as `db.pets` shows it: the same collection, whose methods that read or
-   * change records throw a SandboxError (NOT_READY) while a load is under way (the seed
-   * at start, a reset, reload, restore or import). Until then the collection holds none
-   * of the pets, or those from before the reset, and a change made in it would be lost:
-   * a read that returned `[]` was the trap. Taking `db.pets` is fine at any time (a
-   * hook, a variable at the top of a test file); only its use waits. `world` is how
-   * the user names the world (`sandbox`, `sandbox.session('bob')`), for the message.
+   * Its pets are to be used as a collection, now and after every reset: makes it (a
+   * load) unless it has one. Resolves when it is there.
    */
-  guarded(world: string): Collection<typeof petSchema> {
-    return guardWhileLoading(this.collection, this, world)
+  want(): Promise<void> {
+    this.#wanted = true
+    if (this.#pets || this.#making) return this.#ready
+    this.#making = true
+    return this.#enqueue(async () => {
+      this.#making = false
+      if (!this.#pets) await this.#makeCollection()
+    })
+  }
+
+  /**
+   * The collection as `db.pets` shows it: whichever collection the world has at the
+   * moment, whose methods that read or change records throw a SandboxError (NOT_READY)
+   * while a load is under way (the seed at start, a reset, reload, restore or import,
+   * the collection being made). Until then the collection holds none of the pets, or
+   * those from before the reset, and a change made in it would be lost: a read that
+   * returned `[]` was the trap. Taking `db.pets` is fine at any time (a hook, a variable
+   * at the top of a test file); only its use waits. `world` is how the user names the
+   * world (`sandbox`, `sandbox.session('bob')`), for the message.
+   */
+  guarded(world: string): PetCollection {
+    void this.want().catch(noop)
+    return guardWhileLoading(this, world)
   }
 
   /**
@@ -236,15 +252,19 @@ export class PetStore implements PetData {
     return records
   }
 
-  /** Back to the seed. Synchronous when nothing is under way and nothing is to be written. */
+  /**
+   * Back to the seed. Synchronous when nothing is under way, nothing is to be written
+   * and its pets are not used as a collection (else its collection is made again).
+   */
   reset(): Promise<void> {
     const seed = this.#options.seed()
     if (!this.#options.persistence && !(seed instanceof Promise) && !this.#busy()) {
       this.#useSeed(seed)
-      return SETTLED
+      return this.#wanted && !this.#pets ? this.want() : SETTLED
     }
     return this.#enqueue(async () => {
       this.#useSeed(await seed)
+      if (this.#wanted && !this.#pets) await this.#makeCollection()
       await this.#replaced('reset')
     })
   }
@@ -262,9 +282,14 @@ export class PetStore implements PetData {
         moves.push({ from: pet.id, to: next })
         return { ...pet, id: next++ }
       })
-      const records = await createRecords(assignIds(moved))
       this.#useSeed(seed)
-      this.#load(assignIds([...seed.pets, ...records]), seed.bytes + bytesOf(records))
+      const collection = newPetCollection()
+      const records = await createRecords(
+        assignIds([...seed.pets, ...moved]),
+        nextTurn,
+        collection,
+      )
+      this.#load(collection, records, seed.bytes + bytesOf(moved))
       this.#countCreated(moved.length)
       await this.#replaced('reload')
     })
@@ -294,8 +319,9 @@ export class PetStore implements PetData {
     return this.#enqueue(async () => {
       // The seed stays: restored pets with other ids were created by requests, so a
       // later reload of the fixtures keeps them.
-      const restored = await createRecords(assignIds(pets))
-      this.#load(restored, bytesOf(restored))
+      const collection = newPetCollection()
+      const restored = await createRecords(assignIds(pets), nextTurn, collection)
+      this.#load(collection, restored, bytesOf(restored))
       this.#countCreated(createdAmong(this.#seed, restored))
       await this.#replaced('restore')
     })
@@ -325,11 +351,10 @@ export class PetStore implements PetData {
     this.#countCreated(this.#createdCount + 1)
     const persistence = this.#options.persistence
     if (persistence) (this.#unconfirmed ??= new Set()).add(id)
+    // Loads wait for creates under way, so the collection cannot change meanwhile.
     const record = pets
       ? await pets.create({ ...pet, id })
       : await createRecord(this.#seed, { ...pet, id })
-    // `db` read meanwhile made the collection: the record goes in it too.
-    if (!pets && this.#pets) (this.#pets.all() as unknown as Pet[]).push(record)
     if (this.#byId) {
       // A rebuild between the insert and here has indexed it already.
       if (!this.#byId.has(id)) this.#indexed++
@@ -376,7 +401,7 @@ export class PetStore implements PetData {
 
   /** Every pet by id, rebuilt when the collection changed beneath it; new ids follow the largest one. */
   #index(): Map<number, Pet> {
-    const pets = this.collection
+    const pets = this.#pets ?? newPetCollection()
     if (this.#byId && !this.#stale && this.#indexed === pets.count()) return this.#byId
     const byId = this.#byId ?? new Map<number, Pet>()
     byId.clear()
@@ -391,21 +416,80 @@ export class PetStore implements PetData {
     return byId
   }
 
-  /** Back to the seed, in memory. */
+  /**
+   * Back to the seed, in memory, without a collection (the seed's own when it claims
+   * it and no world has): a wanted one is made again by the caller.
+   */
   #useSeed(seed: Seed): void {
+    const kept = this.#keepsCollection(seed)
     this.#seed = seed
     this.#nextId = seed.nextId
     this.#created = undefined
     this.#byId = undefined
     this.#stale = false
-    if (this.#pets) fillCollection(this.#pets, seed.pets)
+    if (!kept) {
+      this.#pets = undefined
+      const claimed = this.#options.claims ? seed.claim?.() : undefined
+      if (claimed) this.#adopt(claimed)
+    }
     this.#bytes = { bytes: seed.bytes, pets: seed.pets.length, stale: false }
     this.#countCreated(0)
   }
 
-  /** Replaces the pets with these records, which have ids and are in id order; the full index serves them. */
-  #load(records: readonly Pet[], bytes: number): void {
-    fillCollection(this.collection, records)
+  /**
+   * Whether its collection can go back to `seed` in place, at once: it holds that seed
+   * plus the pets it created and nothing else changed, and they are few enough to
+   * delete now (each `delete` looks its record up from the start); then they are gone.
+   */
+  #keepsCollection(seed: Seed): boolean {
+    const pets = this.#pets
+    if (!pets || seed !== this.#seed || this.#diverged()) return false
+    const created = this.#created
+    if (!created) return true
+    if (created.size * pets.count() > RESET_IN_PLACE) return false
+    for (const id of created.keys()) pets.delete((q) => q.where({ id }))
+    return true
+  }
+
+  /**
+   * Makes its collection: the seed's own when no world has taken it, else a new one with
+   * a copy of each seeded record (`create` keeps its identity), then its created ones.
+   */
+  async #makeCollection(): Promise<void> {
+    const created = [...(this.#created?.values() ?? [])]
+    const claimed = this.#seed.claim?.()
+    const collection = claimed ?? newPetCollection()
+    await createRecords(
+      claimed ? created : [...this.#seed.pets, ...created],
+      nextTurn,
+      collection,
+    )
+    this.#adopt(collection)
+  }
+
+  /**
+   * Takes this collection as its own. Tests may change it themselves: an update replaces
+   * a record, a delete removes one, a create adds one the index has not seen. The index
+   * is rebuilt before its next use, so GET /v1/pets/{petId} answers what GET /v1/pets
+   * lists.
+   */
+  #adopt(pets: PetCollection): void {
+    this.#pets = pets
+    const changed = () => {
+      if (this.#pets !== pets) return
+      this.#stale = true
+      this.#bytes.stale = true
+    }
+    pets.hooks.on('update', changed)
+    pets.hooks.on('delete', changed)
+  }
+
+  /**
+   * Replaces the pets with these records, made in this new collection, with ids and in
+   * id order; the full index serves them.
+   */
+  #load(collection: PetCollection, records: readonly Pet[], bytes: number): void {
+    this.#adopt(collection)
     this.#bytes = { bytes, pets: records.length, stale: false }
     this.#byId = new Map()
     this.#stale = true

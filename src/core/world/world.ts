@@ -10,6 +10,7 @@ import type { Seed } from '../data/pet-seed.js'
 import type { PetData } from '../data/pet-data.js'
 import type { Pet } from '../common/schemas.js'
 import { PetStore, type PetPersistence } from '../data/pet-store.js'
+import type { PetCollection } from '../data/pet-seed.js'
 import { forgetScenarioWindows, limitWindow, RateLimiter } from './rate-limit.js'
 import { ReportCard, type Report } from '../coach/report-card.js'
 import type { SandboxState, World } from './sandbox-types.js'
@@ -84,7 +85,7 @@ export class SandboxWorld implements SessionEntry, World {
   readonly #host: WorldHost
   #active: Scenario
   readonly #pets: PetStore
-  #db: { pets: PetStore['collection'] } | undefined
+  #db: { pets: PetCollection } | undefined
   /** Its pets under each scenario that brings its own data, once a request used one. */
   #scenarioPets: Map<string, PetStore> | undefined
   /** Made at the world's first request (docs/report-card.md). */
@@ -108,7 +109,13 @@ export class SandboxWorld implements SessionEntry, World {
     this.journal = new Journal(host.journalSize, host.forward, host.journalBudget)
     this.#active = host.startupScenario()
     // The seed of the default data: seedFor with no scenario (no closure a world).
-    this.#pets = new PetStore({ seed: host.seedFor, quota: host.quota, persistence })
+    this.#pets = new PetStore({
+      seed: host.seedFor,
+      quota: host.quota,
+      persistence,
+      // The default world takes the seed's own collection: no copy for its db.pets.
+      claims: id === DEFAULT_SESSION,
+    })
   }
 
   // What every world shares, read through to the sandbox.
@@ -291,7 +298,7 @@ export class SandboxWorld implements SessionEntry, World {
    * (or while a reset or reload is under way) a read throws a SandboxError naming the
    * `ready` to await, never an empty list (PetStore#guarded).
    */
-  get db(): { pets: PetStore['collection'] } {
+  get db(): { pets: PetCollection } {
     if (this.#db) return this.#db
     const world =
       this.sessionId === undefined ? 'sandbox' : `sandbox.session('${this.sessionId}')`
