@@ -17,6 +17,7 @@ import {
 } from '../core/http/request-trust.js'
 import { bodyTypeRefused, CONTROL_BODY } from '../core/http/media-type.js'
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from './cors.js'
+import { oweApiCorsHeaders } from './api-cors-headers.js'
 import { CONTROL_DOCUMENT_PATH } from './openapi-documents.js'
 
 /** Who may use the standalone server; see docs/security.md. */
@@ -220,8 +221,7 @@ function setCorsHeaders(rules: AccessRules, req: Request, res: Response): void {
     // The API is public (bearer keys, no cookies): every origin may read it. The
     // landing page is not: it shows what GET /__sandbox does (the scenario, the
     // clock, the scenarios the default session defined).
-    res.setHeader('access-control-allow-origin', '*')
-    res.setHeader('access-control-expose-headers', EXPOSED)
+    oweApiCorsHeaders(res)
   }
 }
 

@@ -25,6 +25,7 @@ import {
   type MswFastPath,
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
+import { writeOwedCorsHeaders } from './api-cors-headers.js'
 import { renderLandingPage } from './landing-page.js'
 import { serveApiDocument, serveControlDocument } from './openapi-documents.js'
 import { packageAssets } from './package-assets.js'
@@ -100,6 +101,8 @@ export function buildSandboxApp(
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
+  // The API's CORS headers go out with each answer's head (access-control.ts).
+  writeOwedCorsHeaders(app.response)
 
   // Who may use the server (docs/security.md).
   const access = createAccessControl(adapter, (req, res, failure) => {

@@ -72,7 +72,12 @@ const DROPPED = Response.error()
  * its public API only; no entry exports it, and no public option takes it.
  */
 export interface MswFastPath {
-  define(pattern: RegExp, resolve: SandboxResolver): HttpHandler
+  /** `urlOf`: the URL the adapter parsed for a request it handed msw, if any. */
+  define(
+    pattern: RegExp,
+    resolve: SandboxResolver,
+    urlOf?: (request: Request) => URL | undefined,
+  ): HttpHandler
   prepare(request: Request): void
 }
 
@@ -219,7 +224,12 @@ function sandboxHandler(
       init.reply = reply
       return reply.dropped ? DROPPED : ANSWERED
     },
-    ...(fastPath ? { define: fastPath.define } : {}),
+    ...(fastPath
+      ? {
+          define: (pattern: RegExp, resolve: SandboxResolver) =>
+            fastPath.define(pattern, resolve, (request) => inits.get(request)?.url),
+        }
+      : {}),
   })
 }
 

@@ -22,12 +22,14 @@ export function toFetchRequest(
   url: URL,
   body?: Uint8Array,
 ): Request {
-  const headers = new Headers()
+  // Pairs, not a Headers: the Request copies what it is given into its own Headers, and
+  // a Headers given is read back sorted (undici) only to be appended again.
+  const headers: [string, string][] = []
   const raw = incoming.rawHeaders
   for (let index = 0; index < raw.length; index += 2) {
     const name = raw[index] as string
     // HTTP/2 pseudo-headers (":path") are not headers to the Fetch API.
-    if (name.charCodeAt(0) !== 58) headers.append(name, raw[index + 1] as string)
+    if (name.charCodeAt(0) !== 58) headers.push([name, raw[index + 1] as string])
   }
   const method = incoming.method ?? 'GET'
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {

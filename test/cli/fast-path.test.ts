@@ -51,6 +51,21 @@ test.each([
   },
 )
 
+test("the URL the adapter parsed already is matched as msw matches the request's own", async () => {
+  const sandbox = createSandbox({ seed: 42 })
+  const [plain] = fastHandlers(sandbox)
+  for (const url of URLS) {
+    const parsed = new URL(url)
+    const handler = cliFastPath.define(
+      plain!.info.path as RegExp,
+      async () => undefined,
+      () => parsed,
+    )
+    const { ours, msw } = await parseBoth(handler, url)
+    expect(ours.match, url).toEqual(msw.match)
+  }
+})
+
 test('a request with cookies is answered like one without', async () => {
   const sandbox = createSandbox({ seed: 42 })
   const ask = (headers: Record<string, string>) =>

@@ -119,6 +119,45 @@ describe('CORS', () => {
     }
   })
 
+  test('the CORS headers come first in the head, once, whoever wrote the answer', async () => {
+    // They go out with the head (api-cors-headers.ts) as if set before anything else.
+    const rawHeaders = (
+      path: string,
+      method = 'GET',
+      headers: Record<string, string> = {},
+    ) =>
+      new Promise<string[]>((resolve, reject) => {
+        const request = httpRequest(
+          `${app.origin}${path}`,
+          { method, headers },
+          (res) => {
+            res.resume()
+            resolve(res.rawHeaders.filter((_, index) => index % 2 === 0))
+          },
+        )
+        request.on('error', reject)
+        request.end()
+      })
+    const heads = [
+      await rawHeaders('/v1/pets?limit=1', 'GET', FREE),
+      await rawHeaders('/v1/pets/1'),
+      await rawHeaders('/v1/pets', 'OPTIONS', {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+      }),
+      await rawHeaders('/nowhere'),
+    ]
+    for (const names of heads) {
+      expect(names.slice(0, 2)).toEqual([
+        'access-control-allow-origin',
+        'access-control-expose-headers',
+      ])
+      expect(
+        names.filter((name) => /^access-control-allow-origin$/i.test(name)),
+      ).toHaveLength(1)
+    }
+  })
+
   test('responses expose the rate-limit, Retry-After, deprecation and Allow headers', async () => {
     const response = await fetch(`${app.origin}/v1/pets/1`, {
       headers: { ...FREE, origin: 'http://localhost:5173' },
