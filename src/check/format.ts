@@ -25,7 +25,7 @@ export function resultLines(result: CheckResult): string {
   if (result.status === 'skipped') return `SKIP  ${result.name} [${kind}]: ${result.why}`
   const label = result.holds === 'document' ? 'FAIL' : 'DRIFT'
   return [
-    `${label}  ${result.name} [${kind}${result.holds === 'decision' ? ': the server differs from the sandbox' : ''}]`,
+    `${label.padEnd(6)}${result.name} [${kind}${result.holds === 'decision' ? ': the server differs from the sandbox' : ''}]`,
     `      expected: ${result.expected}`,
     `      seen:     ${result.seen}`,
     ...(result.repeat ? [`      repeat:   ${result.repeat}`] : []),

@@ -43,8 +43,11 @@ export async function expectAnswer(
   request: ProbeRequest,
   expected: string,
   judge: (seen: Seen) => string | undefined,
+  /** Called once the answer is in, before the result is reported. */
+  answered?: () => void,
 ): Promise<Seen> {
   const seen = await context.run.send(request)
+  answered?.()
   const problem = judge(seen)
   context.report(
     problem === undefined
@@ -72,8 +75,8 @@ export async function listChecks(context: CheckContext, onFirst: () => void) {
     get('/pets'),
     '200 with a JSON array of Pets {id, name, categoryId, status?}',
     (seen) => problemOf(seen, 200, (json) => notPets(json)),
+    onFirst,
   )
-  onFirst()
   await expectAnswer(
     context,
     'listPets returns at most `limit` pets (limit=1)',
