@@ -11,7 +11,7 @@ import {
   type Holds,
 } from './judge.js'
 import type { Answer, ProbeRequest, Seen } from './probe.js'
-import type { Runner } from './runner.js'
+import { rateLimitOf, type Runner } from './runner.js'
 
 // The read-only checks: what a client sees of listPets, getPet, the 401 kinds, the
 // Error bodies and the headers of every answer. Each says what it holds the server to.
@@ -290,29 +290,18 @@ export function everyAnswerChecks(context: CheckContext) {
     context.report(skipped(errorsName, 'document', 'no answer came back'))
     return
   }
-  const headerless = answers.find(
-    ({ answer }) =>
-      !['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].every(
-        (header) => /^\d+$/.test(answer.headers.get(header)?.trim() ?? ''),
-      ),
-  )
+  const now = Date.now() / 1000
+  const wrong = answers
+    .map((each) => ({ ...each, problem: rateHeaderProblem(each.answer.headers, now) }))
+    .find((each) => each.problem !== undefined)
   context.report(
-    headerless
+    wrong
       ? failed(
           name,
           'document',
-          'the three headers, integers, on every answer (errors included)',
-          `${headerless.request.method} ${headerless.request.path} answered ${headerless.answer.status} with ${[
-            'Limit',
-            'Remaining',
-            'Reset',
-          ]
-            .map(
-              (part) =>
-                `X-RateLimit-${part}: ${headerless.answer.headers.get(`x-ratelimit-${part}`) ?? 'missing'}`,
-            )
-            .join(', ')}`,
-          { baseUrl: context.baseUrl, request: headerless.request },
+          'the three headers on every answer (errors included): a limit of at least 1, what remains of it (0 to the limit), and a Unix time (seconds) of the reset that is not past',
+          `${wrong.request.method} ${wrong.request.path} answered ${wrong.answer.status} with ${wrong.problem}`,
+          { baseUrl: context.baseUrl, request: wrong.request },
         )
       : passed(name, 'document'),
   )
@@ -340,6 +329,23 @@ export function everyAnswerChecks(context: CheckContext) {
     }
   }
   context.report(passed(errorsName, 'document'))
+}
+
+/** What is wrong with the rate-limit headers of an answer (at `now`, Unix seconds), or undefined. */
+export function rateHeaderProblem(headers: Headers, now: number): string | undefined {
+  const shown = ['Limit', 'Remaining', 'Reset']
+    .map(
+      (part) => `X-RateLimit-${part}: ${headers.get(`x-ratelimit-${part}`) ?? 'missing'}`,
+    )
+    .join(', ')
+  const rate = rateLimitOf(headers)
+  if (!rate) return `${shown} (each must be an integer)`
+  if (rate.limit < 1) return `${shown} (a limit of 0 allows no request)`
+  if (rate.remaining > rate.limit) return `${shown} (more remaining than the limit)`
+  // Five minutes of leeway for the clocks of the two machines.
+  if (rate.reset < now - 300)
+    return `${shown} (the reset, ${new Date(rate.reset * 1000).toISOString()}, is past)`
+  return undefined
 }
 
 /** How many requests the read-only checks send (getPet's 200 only when the list has a pet). */
