@@ -98,6 +98,11 @@ export default defineConfig({
       { find: /^petstore-sandbox\/node$/, replacement: src('node/index.ts') },
       { find: /^petstore-sandbox\/express$/, replacement: src('express/index.ts') },
       { find: /^petstore-sandbox$/, replacement: src('index.ts') },
+      // faker's Faker class without its 70 locales (test/faker-class.ts).
+      {
+        find: /^@faker-js\/faker$/,
+        replacement: fileURLToPath(new URL('./test/faker-class.ts', import.meta.url)),
+      },
     ],
   },
   test: {

@@ -1,7 +1,8 @@
 // Scale, in a fresh process per size: seeding time (createSandbox until `ready`), then
 // the latency of a list, a filtered first page and a get-by-id of a late id, each through
 // msw's getResponse over the sandbox's handlers (body read included), and the process's
-// peak RSS. node bench/scale.js <count> <samples>
+// peak RSS, and the first write in a new session (firstWriteMs). node bench/scale.js
+// <count> <samples>
 // Prints one JSON line.
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
@@ -57,9 +58,43 @@ for (const [name, spec] of Object.entries(cases)) {
   }
 }
 
+// The first write in a new session of this world: a POST (its record made apart, the
+// seed shared), and a session taken in code, whose db.pets is a copy of the seed made
+// through @msw/data's create, until its `ready` and the first update through it.
+const firstWriteMs = {}
+{
+  const t0 = performance.now()
+  const created = await getResponse(
+    sandbox.handlers,
+    new globalThis.Request(`${ORIGIN}/v1/pets`, {
+      method: 'POST',
+      headers: {
+        ...HEADERS,
+        'content-type': 'application/json',
+        'x-sandbox-session': 'writer',
+      },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    }),
+  )
+  if (created?.status !== 201) throw new Error(`first write: status ${created?.status}`)
+  await created.json()
+  firstWriteMs.post = performance.now() - t0
+  const t1 = performance.now()
+  const session = sandbox.session('coder')
+  await session.ready
+  firstWriteMs.sessionCollection = performance.now() - t1
+  const t2 = performance.now()
+  await session.db.pets.update((q) => q.where({ id: 1 }), {
+    data(pet) {
+      pet.name = 'Renamed'
+    },
+  })
+  firstWriteMs.update = performance.now() - t2
+}
+
 const status = readFileSync('/proc/self/status', 'utf8')
 const peakRssMb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]) / 1024
 const pets = sandbox.db.pets.count()
 process.stdout.write(
-  `${JSON.stringify({ count, pets, seedMs, latencyMs, peakRssMb, samples })}\n`,
+  `${JSON.stringify({ count, pets, seedMs, latencyMs, firstWriteMs, peakRssMb, samples })}\n`,
 )

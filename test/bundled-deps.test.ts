@@ -61,6 +61,7 @@ test("db collections work from dist's own copy of @msw/data, for the default wor
   const seeded = sandbox.db.pets.findMany()
   expect(seeded.length).toBeGreaterThan(20)
   const session = sandbox.session('bundled-db')
+  await session.ready
   expect(session.db.pets.findMany()).toHaveLength(seeded.length)
   const created = await session.db.pets.create({
     ...seeded[0]!,

@@ -7,7 +7,8 @@ import { createSandbox } from 'petstore-sandbox'
 import { findEnvironmentProblem } from '../src/node/check-environment.js'
 
 // The CommonJS build (tsup.config.ts) bundles faker, @msw/data and msw for Jest: it must
-// give the data of the source, byte for byte, and be loadable by require() alone.
+// give the data of the source, byte for byte, as the ES module build (which bundles its
+// own faker) does, and be loadable by require() alone.
 const root = fileURLToPath(new URL('..', import.meta.url))
 const require = createRequire(import.meta.url)
 
@@ -31,6 +32,22 @@ describe('the CommonJS build', () => {
     const source = createSandbox({ seed, count: 200 })
     await Promise.all([built.ready, source.ready])
     expect(JSON.stringify(built.db.pets.all())).toBe(JSON.stringify(source.db.pets.all()))
+  })
+
+  test('the ES module and CommonJS builds, each with its own copy of faker, give the same 5,000 pets as the source', async () => {
+    const cjs = require(`${root}dist/index.cjs`) as typeof import('petstore-sandbox')
+    const esm = (await import(
+      `${root}dist/index.js`
+    )) as typeof import('petstore-sandbox')
+    const worlds = [cjs, esm, { createSandbox }].map(({ createSandbox: create }) =>
+      create({ seed: 2024, count: 5000 }),
+    )
+    await Promise.all(worlds.map((world) => world.ready))
+    const [fromCjs, fromEsm, fromSource] = worlds.map((world) =>
+      JSON.stringify(world.db.pets.all()),
+    )
+    expect(fromCjs).toBe(fromSource)
+    expect(fromEsm).toBe(fromSource)
   })
 
   test('require() of every CommonJS entry works in plain Node, with no ESM left to load', () => {

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 // travel with it: every build writes them (scripts/write-notices.js).
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
-test('the build writes the notices of the bundled and vendored packages', () => {
+test('the build writes the notices of the bundled packages', () => {
   const file = join(ROOT, 'dist/THIRD_PARTY_NOTICES.md')
   expect(existsSync(file), 'run "npm run build" first (npm test does)').toBe(true)
   const notices = readFileSync(file, 'utf8')

@@ -20,22 +20,30 @@ function floorShare(results) {
   return median(row.sandbox.runs.map((run, index) => run.rps / row.floor.runs[index].rps))
 }
 
-/** The targets of issue 6, tightened by issue 22: benchmark ratios and in-process figures. */
+/**
+ * Where the standalone server's speed is judged (issue 38): req/s moves by 20 to 40%
+ * between runs on a shared machine, instruction counts by about 3% on a quiet one (up
+ * to 15% under load; docs/performance.md).
+ */
+export const SPEED_TARGET =
+  "the speed target is instructions a request: GET /v1/pets?limit=20 <= 1.15x the msw floor (node bench/instructions-per-request.js, a contributor's tool)"
+
+/**
+ * The targets of issue 6, tightened by issue 22: benchmark ratios and in-process figures.
+ * An entry without `op` and `limit` is a figure reported without a verdict (REPORTED):
+ * the req/s ratios of the standalone server (issue 38; see SPEED_TARGET).
+ */
 export const TARGETS = [
   {
     id: 'list-rps',
     label: 'GET /v1/pets req/s, sandbox/bare Express',
     value: (r) => r.throughput.listPets.ratio.rps,
-    op: '>=',
-    limit: 0.8,
     unit: 'x',
   },
   {
     id: 'list-floor',
     label: 'GET /v1/pets req/s, sandbox/msw floor',
     value: floorShare,
-    op: '>=',
-    limit: 0.9,
     unit: 'x',
   },
   {
@@ -50,8 +58,6 @@ export const TARGETS = [
     id: 'create-rps',
     label: 'POST /v1/pets req/s, sandbox/bare Express',
     value: (r) => r.throughput.createPet.ratio.rps,
-    op: '>=',
-    limit: 0.5,
     unit: 'x',
   },
   {
@@ -144,13 +150,14 @@ export const TARGETS = [
     limit: 1.5,
     unit: 'x',
   },
+  // A development entry that production builds drop, faker's seeding included (issue 38).
   {
     id: 'bundle-gzip',
     label:
       'browser entry: KB it adds to an app bundle over msw alone (minified, gzipped)',
     value: (r) => r.bundle?.added.gzipKb,
     op: '<=',
-    limit: 60,
+    limit: 105,
     unit: 'KB',
   },
 ]
@@ -165,7 +172,10 @@ const COMPARE = {
   '<': (a, b) => a < b,
 }
 
-/** Each target with its measured value and PASS, FAIL or INVALID (errors in the run). */
+/**
+ * Each target with its measured value and PASS, FAIL or INVALID (errors in the run); a
+ * figure without a limit is REPORTED (or INVALID).
+ */
 export function evaluateTargets(results, targets = TARGETS) {
   return targets.map((target) => {
     const value = target.value(results)
@@ -173,7 +183,9 @@ export function evaluateTargets(results, targets = TARGETS) {
       (target.id.startsWith('list') && results.throughput.listPets.failures > 0) ||
       (target.id.startsWith('create') && results.throughput.createPet.failures > 0) ||
       (target.id.startsWith('persist') && results.persist?.failures > 0)
-    const pass = Number.isFinite(value) && COMPARE[target.op](value, target.limit)
+    const reported = target.op === undefined
+    const pass =
+      !reported && Number.isFinite(value) && COMPARE[target.op](value, target.limit)
     return {
       id: target.id,
       label: target.label,
@@ -181,7 +193,7 @@ export function evaluateTargets(results, targets = TARGETS) {
       op: target.op,
       limit: target.limit,
       unit: target.unit,
-      result: invalid ? 'INVALID' : pass ? 'PASS' : 'FAIL',
+      result: invalid ? 'INVALID' : reported ? 'REPORTED' : pass ? 'PASS' : 'FAIL',
     }
   })
 }
@@ -218,7 +230,7 @@ export function renderBundle(results, targets) {
         [
           '**added by the sandbox**',
           `${fmt(b.added.minKb, 1)} KB`,
-          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 60 KB: ${verdict})`,
+          `**${fmt(b.added.gzipKb, 1)} KB** (target <= 105 KB: ${verdict})`,
         ],
         [
           'the inspector too, when the app imports `petstore-sandbox/browser/inspector`',
@@ -293,10 +305,16 @@ function table(header, rows) {
   ].join('\n')
 }
 
-/** A target's limit as the tables show it, e.g. ">= 0.8". */
+/** A target's limit as the tables show it, e.g. "<= 1.5". */
 function limitOf(id) {
   const target = TARGETS.find((entry) => entry.id === id)
   return `${target.op} ${target.limit}`
+}
+
+/** A row of the targets table: its limit, or that it is a figure reported alone. */
+function limitCell(target) {
+  if (target.op === undefined) return `none: reported; ${SPEED_TARGET}`
+  return `${target.op} ${target.limit}${target.unit === 'x' ? 'x' : ` ${target.unit}`}`
 }
 
 /** The whole report as markdown. */
@@ -333,11 +351,12 @@ export function renderMarkdown(results, targets, comparison) {
       ],
       Object.entries(ENDPOINTS).map(([key, label]) => {
         const row = tp[key]
+        const invalid = (id) => (byId[id]?.result === 'INVALID' ? ' (INVALID)' : '')
         const target =
           key === 'listPets'
-            ? ` (${limitOf('list-rps')}${verdict('list-rps')})`
+            ? invalid('list-rps')
             : key === 'createPet'
-              ? ` (${limitOf('create-rps')}${verdict('create-rps')})`
+              ? invalid('create-rps')
               : ''
         const p99Target =
           key === 'listPets' ? ` (${limitOf('list-p99')}${verdict('list-p99')})` : ''
@@ -360,11 +379,15 @@ export function renderMarkdown(results, targets, comparison) {
   const floor = tp.listPets.floor
   if (floor) {
     lines.push('')
-    const share = byId['list-floor']
+    const share = byId['list-floor']?.result === 'INVALID' ? ', INVALID' : ''
     lines.push(
-      `Reference, GET /v1/pets only: **msw floor** (\`bench/msw-floor.js\`: Express 5 + msw \`getResponse\` over one trivial handler returning the same pets as a ready string, behind an adapter and a handler that spare msw what the sandbox's do: no request clone, no cookie lookup, no finalize abort, no response body stream, the text written with the head; no auth, limits, validation or journal) ${fmt(floor.rps)} req/s, **${fmt(tp.listPets.floorRatio.rps)}** of bare, p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms (${fmt(tp.listPets.floorRatio.p99)} of bare). What msw and the Fetch objects cost by themselves, so the most any adapter keeping msw in the path can reach; the sandbox reaches **${fmt(floorShare(results))}** of it (median of the per-round ratios; ${limitOf('list-floor')}${share ? ` ${share.result}` : ''}).`,
+      `Reference, GET /v1/pets only: **msw floor** (\`bench/msw-floor.js\`: Express 5 + msw \`getResponse\` over one trivial handler returning the same pets as a ready string, behind an adapter and a handler that spare msw what the sandbox's do: no request clone, no cookie lookup, no finalize abort, no response body stream, the text written with the head; no auth, limits, validation or journal) ${fmt(floor.rps)} req/s, **${fmt(tp.listPets.floorRatio.rps)}** of bare, p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms (${fmt(tp.listPets.floorRatio.p99)} of bare). What msw and the Fetch objects cost by themselves, so the most any adapter keeping msw in the path can reach; the sandbox reaches **${fmt(floorShare(results))}** of it (median of the per-round ratios${share}).`,
     )
   }
+  lines.push('')
+  lines.push(
+    `The req/s ratios are reported, not judged: req/s moves by 20 to 40% between runs on a shared machine; ${SPEED_TARGET}. The p99 stays a target.`,
+  )
   lines.push('')
   lines.push(
     table(
@@ -453,7 +476,7 @@ export function renderMarkdown(results, targets, comparison) {
     lines.push(renderBundle(results, targets).trimEnd())
   }
   lines.push('')
-  lines.push('## Targets (issues 6, 14, 15, 16, 17 and 22)')
+  lines.push('## Targets (issues 6, 14, 15, 16, 17, 22 and 38)')
   lines.push('')
   lines.push(
     table(
@@ -461,14 +484,17 @@ export function renderMarkdown(results, targets, comparison) {
       targets.map((target) => [
         target.label,
         withUnit(target.value, target.unit),
-        `${target.op} ${target.limit}${target.unit === 'x' ? 'x' : ` ${target.unit}`}`,
+        limitCell(target),
         `**${target.result}**`,
       ]),
     ),
   )
-  const passed = targets.filter((target) => target.result === 'PASS').length
+  const judged = targets.filter((target) => target.op !== undefined)
+  const passed = judged.filter((target) => target.result === 'PASS').length
   lines.push('')
-  lines.push(`${passed} of ${targets.length} targets met.`)
+  lines.push(
+    `${passed} of ${judged.length} targets met; ${targets.length - judged.length} figures reported without a target.`,
+  )
   if (comparison) {
     lines.push('')
     lines.push(`## Change since the previous run (${comparison.previousDate})`)

@@ -3,7 +3,7 @@ import { sessionIdOf } from './inspector-download.js'
 import { mountInspector, type InspectorSource } from './inspector-view.js'
 
 // The entry `petstore-sandbox/browser/inspector`: a devtool of its own import, so an app
-// that never opens it does not carry it (7 KB gzipped, a tenth of the browser entry).
+// that never opens it does not carry it (7.8 KB gzipped beside the browser entry's 107.0).
 
 /** Options of `openInspector()`. */
 export interface InspectorPanelOptions {
