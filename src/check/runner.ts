@@ -54,6 +54,7 @@ export class Runner {
   #windowBudget: number | undefined
   #spentInWindow = 0
   #last = 0
+  #tooMany = 0
 
   constructor(options: RunnerOptions) {
     this.#options = options
@@ -106,7 +107,25 @@ export class Runner {
     }
     this.answers.push({ request, answer: seen })
     if (request.auth.kind === 'key') this.#learn(seen.headers)
+    if (seen.status === 429 && !unpaced) await this.#backOff(seen.headers)
     return seen
+  }
+
+  /**
+   * A 429 outside the rate-limit checks: wait as Retry-After asks, within the budget; a
+   * second one stops the run, never risking a ban.
+   */
+  async #backOff(headers: Headers) {
+    this.#tooMany++
+    const retryAfter = headers.get('retry-after')
+    const seconds =
+      retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : 60
+    if (this.#tooMany >= 2) {
+      this.#stopped =
+        'a second 429: the check stops rather than risk a ban of the key. Run it again once the window has reset'
+    } else if (!(await this.wait(seconds * 1000 + 250))) {
+      this.#stopped = `a 429 asked to wait ${seconds} s (Retry-After), more than the run's time budget has left. Run it again once the window has reset`
+    }
   }
 
   #learn(headers: Headers) {

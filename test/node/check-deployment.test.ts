@@ -216,6 +216,41 @@ test('a server that answers HTML, one that redirects and one that is not there: 
   expect(refused.summary.requests).toBe(1)
 })
 
+test('a server that closes connections, and one that answers 500: failure lines, no throw', async () => {
+  const closing = await rawServer((res) => res.socket?.destroy())
+  const closed = await checkDeployment({ baseUrl: closing, key: 'k', timeoutMs: 5000 })
+  expect(closed.ok).toBe(false)
+  expect(closed.results[0]?.seen).toMatch(/closed before an answer|the request failed/)
+  expect(closed.summary.requests).toBe(1)
+  const broken = await rawServer((res) => {
+    res.writeHead(500, { 'content-type': 'application/json' })
+    res.end('{"error":"boom"}')
+  })
+  const report = await checkDeployment({ baseUrl: broken, key: 'k', timeoutMs: 5000 })
+  expect(report.results[0]).toMatchObject({
+    status: 'failed',
+    seen: '500, {"error":"boom"}',
+  })
+  expect(
+    report.results.find((result) => result.name.startsWith('every error answer'))?.seen,
+  ).toMatch(/^GET \/pets: not an Error body/)
+  expect(report.summary.requests).toBe(12)
+})
+
+test('a server that answers 429 to the read-only checks: waits Retry-After once, stops at the second', async () => {
+  const baseUrl = await rawServer((res) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' })
+    res.end('{"code":"rate_limit_exceeded","message":"Wait.","status":429}')
+  })
+  const started = Date.now()
+  const report = await checkDeployment({ baseUrl, key: 'k', timeoutMs: 5000 })
+  expect(report.summary.requests).toBe(2)
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
+  expect(report.results[2]?.seen).toMatch(
+    /^not sent: a second 429: the check stops rather than risk a ban/,
+  )
+})
+
 test('--rate-limits spends a small window, checks the 429 and its Retry-After, and recovery', async () => {
   // 28 a window: the read-only checks' last keyed answer leaves 19 (at most 20), which
   // the rate-limit checks spend.
