@@ -44,11 +44,13 @@ export const ROOMS = {
   // The entries and adapters around it.
   'src/index.ts': ['src/core'],
   'src/openapi': ['src/core'],
-  'src/node': ['src/core', 'src/index.ts'],
+  // The deployment check: only the schemas of the core.
+  'src/check': ['src/core/common'],
+  'src/node': ['src/core', 'src/index.ts', 'src/check'],
   'src/node/file-store': ['src/node', 'src/core', 'src/index.ts'],
   'src/browser': ['src/core', 'src/index.ts'],
   'src/express': ['src/core', 'src/node', 'src/openapi', 'src/index.ts'],
-  'src/cli': ['src/core', 'src/node', 'src/express', 'src/index.ts'],
+  'src/cli': ['src/core', 'src/node', 'src/express', 'src/index.ts', 'src/check'],
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url))

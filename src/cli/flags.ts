@@ -199,6 +199,50 @@ export const SCENARIOS_OPTIONS = defineFlags({
   },
 })
 
+/** The environment variable `petstore-sandbox check` reads the key from when --key is not given. */
+export const CHECK_KEY_ENV = 'PETSTORE_SANDBOX_CHECK_KEY'
+
+/** The options of `petstore-sandbox check <base-url>`. */
+export const CHECK_OPTIONS = defineFlags({
+  key: {
+    type: 'string',
+    example: '"$PETSTORE_SANDBOX_CHECK_KEY"',
+    describe: `The API key to check with (else from ${CHECK_KEY_ENV}); never printed in full`,
+  },
+  writes: {
+    type: 'boolean',
+    describe:
+      'Also create a pet (named "petstore-sandbox check <time>") and read it back',
+  },
+  'rate-limits': {
+    type: 'boolean',
+    describe:
+      'Also spend a rate-limit window (only when X-RateLimit-Remaining is at most 20): the 429, Retry-After, recovery',
+  },
+  pace: {
+    type: 'string',
+    example: '500',
+    describe:
+      "Milliseconds between requests, instead of pacing by the server's X-RateLimit-* headers",
+    coerce: integer(0, 600_000, 'milliseconds from 0 to 600000'),
+  },
+  timeout: {
+    type: 'string',
+    default: '60',
+    describe: "The whole run's time budget in seconds",
+    coerce: integer(1, 3_600, 'seconds from 1 to 3600'),
+  },
+  json: {
+    type: 'boolean',
+    describe: 'Print the report as JSON instead of lines',
+  },
+  junit: {
+    type: 'string',
+    example: 'check-results.xml',
+    describe: 'Also write the results as JUnit XML to this file',
+  },
+})
+
 type CamelCase<Name extends string> = Name extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : Name

@@ -3,7 +3,13 @@ import { SandboxError } from '../core/common/errors.js'
 import { packageAssets } from '../express/package-assets.js'
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error.js'
 import { createPaint } from './colors.js'
-import { needsValue, SCENARIOS_OPTIONS, SERVE_OPTIONS, type Flag } from './flags.js'
+import {
+  CHECK_OPTIONS,
+  needsValue,
+  SCENARIOS_OPTIONS,
+  SERVE_OPTIONS,
+  type Flag,
+} from './flags.js'
 import { closest } from '../core/common/suggest.js'
 
 const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
@@ -89,6 +95,29 @@ async function parse(argv: string[]) {
         process.stdout.write(`${listScenarios(scenario, createPaint(process.stdout))}\n`)
       },
     )
+    .command(
+      'check <base-url>',
+      "Check a live deployment of the API (production, staging, another implementation) against the API document and the sandbox's decisions",
+      (builder) =>
+        builder
+          .positional('base-url', {
+            type: 'string',
+            describe: 'The base address of the API, ending in /v1',
+          })
+          .options((command = CHECK_OPTIONS))
+          .example(
+            '$0 check https://staging.example.com/v1 --key "$PETSTORE_SANDBOX_CHECK_KEY"',
+            'Read-only checks; exit 1 when one fails',
+          )
+          .example(
+            '$0 check http://127.0.0.1:4010/v1 --key sandbox-enterprise-key --writes --junit check.xml',
+            'Also create a pet; JUnit XML for CI',
+          ),
+      async (flags) => {
+        const { runCheck } = await import('./check-command.js')
+        await runCheck(flags)
+      },
+    )
     .strict()
     .version(version)
     .alias('version', 'v')
@@ -129,15 +158,21 @@ function usageMessage(
     const name = aliases.get(typed) ?? typed
     return `${needsValue(name, command[name])}. ${HELP_HINT}`
   }
+  if (/^Not enough non-option arguments/.test(message) && argv[0] === 'check')
+    return `check needs the base address of the API, ending in /v1: petstore-sandbox check https://staging.example.com/v1 --key <api-key>. ${HELP_HINT}`
   const unknown = /^Unknown arguments?: (.+)$/s.exec(message)
   if (!unknown)
     return `${message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '')}. ${HELP_HINT}`
   const first = (unknown[1] as string).split(', ')[0] as string
   if (argv.includes(first)) {
-    return `Unknown command "${first}": run petstore-sandbox with options only to start the server, or petstore-sandbox scenarios to list the scenarios. ${HELP_HINT}`
+    return `Unknown command "${first}": run petstore-sandbox with options only to start the server, petstore-sandbox scenarios to list the scenarios, or petstore-sandbox check <base-url> to check a deployment. ${HELP_HINT}`
   }
   const option = first.length > 1 ? `--${first}` : `-${first}`
-  const elsewhere = [...Object.keys(SERVE_OPTIONS), ...Object.keys(SCENARIOS_OPTIONS)]
+  const elsewhere = [
+    ...Object.keys(SERVE_OPTIONS),
+    ...Object.keys(SCENARIOS_OPTIONS),
+    ...Object.keys(CHECK_OPTIONS),
+  ]
   if (elsewhere.includes(first) && !names.includes(first)) {
     return `${option} does not apply to petstore-sandbox ${argv[0]}. ${HELP_HINT}`
   }

@@ -60,4 +60,13 @@ export {
 // msw's handler API, from the msw this entry runs on: under Jest's CommonJS the
 // installed msw cannot be required (docs/getting-started.md#with-jest), so overrides come from here.
 export { http, HttpResponse, delay, passthrough, bypass } from 'msw'
+export {
+  checkDeployment,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  type CheckDeploymentOptions,
+  type CheckPlan,
+  type CheckReport,
+  type CheckResult,
+  type Holds,
+} from '../check/check-deployment.js'
 export * from '../index.js'

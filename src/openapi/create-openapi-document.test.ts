@@ -401,3 +401,40 @@ test("getPet's petId has an example, a seeded pet (contract testers call the pat
   )
   expect(petId.example).toBe(1)
 })
+
+test("getPet's petId carries the maximum the other id fields carry (above it the sandbox answers 400)", () => {
+  const petId = document.paths['/pets/{petId}'].get.parameters.find(
+    (parameter: { name: string }) => parameter.name === 'petId',
+  )
+  expect(petId.schema.maximum).toBe(Number.MAX_SAFE_INTEGER)
+  expect(document.components.schemas.Pet.properties.id.maximum).toBe(petId.schema.maximum)
+})
+
+// A tool that mocks from the document (Prism) answers a response's example: a 400 whose
+// example says 404 is a wrong answer the document taught it.
+test('every error response of both documents has an Error example of its own status', () => {
+  let seen = 0
+  for (const { doc, path, method, operation } of operations()) {
+    for (const [status, declared] of Object.entries(operation.responses as Json)) {
+      const response = resolve(declared, doc)
+      const media = response.content?.['application/json']
+      if (media?.schema?.$ref !== '#/components/schemas/Error') continue
+      const where = `${method} ${path} ${status}`
+      expect(media.example, where).toBeDefined()
+      expect(apiErrorSchema.safeParse(media.example).success, where).toBe(true)
+      expect(media.example.status, where).toBe(
+        status === 'default' ? 503 : Number(status),
+      )
+      expect(
+        API_ERROR_STATUS[media.example.code as keyof typeof API_ERROR_STATUS],
+        where,
+      ).toBe(media.example.status)
+      seen++
+    }
+  }
+  expect(seen).toBeGreaterThan(40)
+  // The 400 of listPets shows the code its description names first.
+  expect(
+    document.paths['/pets'].get.responses['400'].content['application/json'].example.code,
+  ).toBe('validation_failed')
+})

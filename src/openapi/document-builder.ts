@@ -4,6 +4,7 @@ import { API_ROUTES, type ApiRoute } from '../core/api/routes.js'
 import { type ControlRoute } from '../core/control/routes.js'
 import { createComponentSchemas, type JsonSchema } from './component-schemas.js'
 import type { Json } from './doc-parts.js'
+import { withErrorExample } from './error-examples.js'
 import { COMPONENT_RESPONSES, OPERATION_DOCS } from './operations.js'
 
 // What the API's document and the control API's share: the operations' paths from the
@@ -37,10 +38,26 @@ export function createPaths(
       ...extra,
       ...(doc.parameters ? { parameters: doc.parameters } : {}),
       ...(doc.requestBody ? { requestBody: doc.requestBody } : {}),
-      responses: doc.responses,
+      responses: exemplified(doc.responses),
     }
   }
   return structuredClone(paths)
+}
+
+/**
+ * An operation's responses, each inline Error response with an example of its own
+ * status (the forced `default` one with the 503 its description names); the components
+ * carry theirs (COMPONENT_RESPONSES).
+ */
+function exemplified(responses: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [
+      status,
+      '$ref' in response
+        ? response
+        : withErrorExample(status === 'default' ? 503 : Number(status), response),
+    ]),
+  )
 }
 
 /**

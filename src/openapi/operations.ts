@@ -1,3 +1,4 @@
+import { MAX_SAFE_ID } from '../core/common/schemas.js'
 import { CONTROL_DOCS } from './control-docs.js'
 import {
   ref,
@@ -14,35 +15,53 @@ import {
   type Json,
   type OperationDoc,
 } from './doc-parts.js'
+import { withErrorExample } from './error-examples.js'
 
 /** The reusable responses the operations refer to. */
+/** The reusable responses the operations refer to, each Error with an example of its status. */
 export const COMPONENT_RESPONSES: Record<string, Json> = {
-  Unauthorized: apiResponse(
-    'API key missing (missing_api_key), not Bearer (malformed_authorization), unknown (invalid_api_key) or expired (expired_api_key).',
+  Unauthorized: withErrorExample(
+    401,
+    apiResponse(
+      'API key missing (missing_api_key), not Bearer (malformed_authorization), unknown (invalid_api_key) or expired (expired_api_key).',
+    ),
   ),
-  TooManyRequests: apiResponse(
-    'Over the limit (rate_limit_exceeded) or temporarily banned (api_key_temporarily_banned). Wait Retry-After seconds; back off exponentially.',
-    'Error',
-    retryAfter,
+  TooManyRequests: withErrorExample(
+    429,
+    apiResponse(
+      'Over the limit (rate_limit_exceeded) or temporarily banned (api_key_temporarily_banned). Wait Retry-After seconds; back off exponentially.',
+      'Error',
+      retryAfter,
+    ),
   ),
-  NotFound: apiResponse(
-    'Nothing at this path under the base address (not_found), e.g. a mistyped path.',
+  NotFound: withErrorExample(
+    404,
+    apiResponse(
+      'Nothing at this path under the base address (not_found), e.g. a mistyped path.',
+    ),
   ),
-  MethodNotAllowed: apiResponse(
-    'The path does not take the method sent (method_not_allowed); Allow lists the methods it takes.',
-    'Error',
-    { Allow: ref('headers', 'Allow') },
+  MethodNotAllowed: withErrorExample(
+    405,
+    apiResponse(
+      'The path does not take the method sent (method_not_allowed); Allow lists the methods it takes.',
+      'Error',
+      { Allow: ref('headers', 'Allow') },
+    ),
   ),
-  ScenarioError: apiResponse(FORCED),
-  ControlNotFound: controlResponse(
-    'No control endpoint at this path (not_found); the message lists them.',
+  // Any status a scenario forces; the example is the one the description names.
+  ScenarioError: withErrorExample(503, apiResponse(FORCED)),
+  ControlNotFound: withErrorExample(
+    404,
+    controlResponse(
+      'No control endpoint at this path (not_found); the message lists them.',
+    ),
   ),
-  ControlMethodNotAllowed: {
+  ControlMethodNotAllowed: withErrorExample(405, {
     ...controlResponse(
       'The control endpoint does not take the method sent (method_not_allowed); Allow lists the methods it takes.',
     ),
     headers: { Allow: ref('headers', 'Allow') },
-  },
+  }),
 }
 
 /** Every response of getPet carries the deprecation headers. */
@@ -115,7 +134,8 @@ const API_DOCS: Record<string, OperationDoc> = {
         in: 'path',
         required: true,
         description: 'Identifier of the animal.',
-        schema: { type: 'integer', format: 'int64' },
+        // Above 2^53 - 1 the sandbox answers 400, as the other id fields say.
+        schema: { type: 'integer', format: 'int64', maximum: MAX_SAFE_ID },
         // A seeded pet: contract testers (Dredd) need an example to call the path.
         example: 1,
       },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { openApiProblems } from './openapi.js'
 import { send, type SendOptions } from './send.js'
+import { notAnError } from '../../src/check/judge.js'
+import { rateHeaderProblem } from '../../src/check/read-checks.js'
 
 /** A running sandbox the suite talks to over `fetch`, whatever the runtime. */
 export interface ContractTarget {
@@ -46,25 +48,18 @@ export function defineContractSuite(
         parsed = JSON.parse(text)
       const reply = { status: response.status, headers: response.headers, body: parsed }
       const { pathname } = new URL(path, 'http://x')
+      // The rules every answer keeps are the deployment check's own definitions
+      // (src/check/): what `petstore-sandbox check` holds a live service to, the
+      // sandbox is held to here. The reset may be any time: the suite moves the clock.
       if (pathname.startsWith('/v1')) {
-        for (const name of [
-          'x-ratelimit-limit',
-          'x-ratelimit-remaining',
-          'x-ratelimit-reset',
-        ]) {
-          expect(
-            response.headers.get(name),
-            `${name} on ${method} ${path} (${response.status})`,
-          ).toMatch(/^\d+$/)
-        }
+        expect(
+          rateHeaderProblem(response.headers, Number.NEGATIVE_INFINITY),
+          `X-RateLimit-* on ${method} ${path} (${response.status})`,
+        ).toBeUndefined()
       }
       if (response.status >= 400) {
         expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-        expect(parsed).toEqual({
-          code: expect.any(String),
-          message: expect.any(String),
-          status: response.status,
-        })
+        expect(notAnError(parsed, response.status), `${method} ${path}`).toBeUndefined()
         expect((parsed as { message: string }).message.length).toBeGreaterThan(20)
       }
       if (response.status === 429)
