@@ -83,16 +83,7 @@ export async function listChecks(context: CheckContext, onFirst: () => void) {
     'document',
     get('/pets?limit=1'),
     '200 with an array of at most 1 Pet',
-    (seen) =>
-      problemOf(
-        seen,
-        200,
-        (json) =>
-          notPets(json) ??
-          ((json as unknown[]).length > 1
-            ? `${(json as unknown[]).length} pets`
-            : undefined),
-      ),
+    (seen) => problemOf(seen, 200, atMostPets(1)),
   )
   await expectAnswer(
     context,
@@ -100,16 +91,7 @@ export async function listChecks(context: CheckContext, onFirst: () => void) {
     'document',
     get('/pets?limit=100'),
     '200 with an array of at most 100 Pets',
-    (seen) =>
-      problemOf(
-        seen,
-        200,
-        (json) =>
-          notPets(json) ??
-          ((json as unknown[]).length > 100
-            ? `${(json as unknown[]).length} pets`
-            : undefined),
-      ),
+    (seen) => problemOf(seen, 200, atMostPets(100)),
   )
   for (const limit of ['0', '101']) {
     await expectAnswer(
@@ -350,3 +332,12 @@ export function rateHeaderProblem(headers: Headers, now: number): string | undef
 
 /** How many requests the read-only checks send (getPet's 200 only when the list has a pet). */
 export const READ_REQUESTS = 13
+
+/** The body check of a page asked with `limit`: an array of at most that many Pets. */
+function atMostPets(limit: number): (json: unknown) => string | undefined {
+  return (json) =>
+    notPets(json) ??
+    ((json as unknown[]).length > limit
+      ? `${(json as unknown[]).length} pets`
+      : undefined)
+}
