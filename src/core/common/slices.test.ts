@@ -1,3 +1,6 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { connect } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { harTextSteps, journalToHar } from '../coach/har.js'
@@ -365,12 +368,15 @@ describe('turns: one slice of sliced work per task, whoever it is for', () => {
     // A bystander: each of its tasks sees at most one slice done before it.
     let seen = log.length
     const between: number[] = []
-    const ticking = setInterval(() => {
+    let ticking = true
+    const tick = () => {
       between.push(log.length - seen)
       seen = log.length
-    }, 0)
+      if (ticking) setImmediate(tick)
+    }
+    setImmediate(tick)
     expect(await both).toEqual(['a', 'b'])
-    clearInterval(ticking)
+    ticking = false
     // The first slice of each runs at once (its call); then one per turn, in turn.
     expect(log).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b'])
     expect(between.length).toBeGreaterThanOrEqual(3)
@@ -378,12 +384,33 @@ describe('turns: one slice of sliced work per task, whoever it is for', () => {
     expect(turnsWaiting()).toBe(0)
   })
 
-  test('a turn is a task: nextTurn resolves after a timer set before it', async () => {
+  test('a turn is a task: nextTurn resolves after a task queued before it, and after I/O that is ready', async () => {
     const order: string[] = []
-    setTimeout(() => order.push('timer'), 0)
+    setImmediate(() => order.push('task'))
     await nextTurn()
     order.push('turn')
-    expect(order).toEqual(['timer', 'turn'])
+    expect(order).toEqual(['task', 'turn'])
+    // A network answer that is ready goes before the next turn (Node reads the network
+    // before it runs immediates): a bystander's request is not kept behind sliced work.
+    const server = createServer((_request, response) => response.end('ok'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      let answered = false
+      const socket = connect(port, '127.0.0.1')
+      socket.on('data', () => (answered = true))
+      socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+      let turns = 0
+      while (!answered && turns < 10_000) {
+        await nextTurn()
+        turns++
+      }
+      socket.destroy()
+      expect(answered).toBe(true)
+      expect(turns).toBeLessThan(10_000)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })
 

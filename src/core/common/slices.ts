@@ -12,11 +12,24 @@
 export const SLICE_UNITS = 4096
 
 /**
- * The runtime's own setTimeout, as it was when the sandbox loaded: a test that fakes
- * timers afterwards (vi.useFakeTimers) does not stop the sandbox's sliced work.
+ * The runtime's own way to run a task next, as it was when the sandbox loaded (a test
+ * that fakes timers afterwards, vi.useFakeTimers, does not stop the sandbox's sliced
+ * work): `setImmediate` where there is one (Node: it runs after the loop has read the
+ * network, so other requests still go between two turns, and it does not wait the
+ * millisecond that setTimeout(0) waits at least: 250 turns of seeding 100k pets waited
+ * 0.3 s of 1.8 s), else `setTimeout(0)` (browsers, workers).
  */
-const realSetTimeout: (callback: () => void, ms: number) => unknown =
-  globalThis.setTimeout.bind(globalThis)
+const nextTask: (callback: () => void) => unknown = realNextTask()
+
+function realNextTask(): (callback: () => void) => unknown {
+  // Used only where the runtime has it; browsers and workers take setTimeout below.
+  // eslint-disable-next-line no-restricted-properties
+  const setImmediate = globalThis.setImmediate as
+    typeof globalThis.setImmediate | undefined
+  if (typeof setImmediate === 'function') return setImmediate.bind(globalThis)
+  const setTimeout = globalThis.setTimeout.bind(globalThis)
+  return (callback) => setTimeout(callback, 0)
+}
 
 /**
  * Steps of sliced work: a generator that yields, after each slice, the units it did in
@@ -54,7 +67,7 @@ export function nextTurn(): Promise<void> {
     waiting.push(resolve)
     if (!pumping) {
       pumping = true
-      realSetTimeout(takeTurn, 0)
+      nextTask(takeTurn)
     }
   })
 }
@@ -69,7 +82,7 @@ function takeTurn() {
   waiting.shift()?.()
   // The work resumed asks again once its slice is done, in this task: another timer for
   // it then, unless others wait (their timer is set already).
-  if (waiting.length > 0) realSetTimeout(takeTurn, 0)
+  if (waiting.length > 0) nextTask(takeTurn)
   else pumping = false
 }
 
