@@ -1,3 +1,4 @@
+import { wrongBaseUrl } from './base-url.js'
 import type { CheckResult } from './judge.js'
 import {
   authChecks,
@@ -105,19 +106,9 @@ export async function checkDeployment(
       options.onResult?.(result)
     },
   }
-  const pets = await listChecks(context, () => {
-    const requests =
-      READ_REQUESTS +
-      (options.writes ? WRITE_REQUESTS : 0) +
-      (options.rateLimits ? SPEND_AT_MOST + 3 : 0)
-    options.onPlan?.({ requests, ...(run.rate ?? {}) })
-  })
-  const first = pets.find((pet) => Number.isSafeInteger(pet.id))?.id as number | undefined
-  await getChecks(context, first)
-  await authChecks(context)
-  if (options.writes) await writeChecks(context, new Date())
-  everyAnswerChecks(context)
-  if (options.rateLimits) await rateLimitChecks(context)
+  const wrongBase = await wrongBaseUrl(run, options.baseUrl)
+  if (wrongBase) context.report(wrongBase)
+  else await allChecks(context, options)
   const count = (status: CheckResult['status']) =>
     results.filter((result) => result.status === status).length
   const failures = results.filter((result) => result.status === 'failed')
@@ -135,6 +126,24 @@ export async function checkDeployment(
     },
     ok: failures.length === 0,
   }
+}
+
+/** The checks, in order: list, get, the 401 kinds, writes, every answer's headers, rate limits. */
+async function allChecks(context: CheckContext, options: CheckDeploymentOptions) {
+  const { run } = context
+  const pets = await listChecks(context, () => {
+    const requests =
+      READ_REQUESTS +
+      (options.writes ? WRITE_REQUESTS : 0) +
+      (options.rateLimits ? SPEND_AT_MOST + 3 : 0)
+    options.onPlan?.({ requests, ...(run.rate ?? {}) })
+  })
+  const first = pets.find((pet) => Number.isSafeInteger(pet.id))?.id as number | undefined
+  await getChecks(context, first)
+  await authChecks(context)
+  if (options.writes) await writeChecks(context, new Date())
+  everyAnswerChecks(context)
+  if (options.rateLimits) await rateLimitChecks(context)
 }
 
 /** Refuses options no run can use, saying how to fix them. */

@@ -336,3 +336,37 @@ test('pacing by the headers: never more than half of a window, then waits for it
   // The list was empty: no getPet of a listed pet.
   expect(report.summary.requests).toBe(12)
 })
+
+test('a base URL without /v1 (the server root): one failure line naming the base URL to give, and the run stops there', async () => {
+  const app = await startApp({ seed: 42 })
+  stops.push(app.close)
+  for (const root of [app.origin, `${app.origin}/`]) {
+    const report = await checkDeployment({
+      baseUrl: root,
+      key: SESSION_KEY,
+      timeoutMs: 10_000,
+    })
+    expect(report.ok).toBe(false)
+    expect(report.results).toEqual([
+      expect.objectContaining({
+        name: "the base URL is the API's (it ends in /v1)",
+        status: 'failed',
+        seen: `${app.origin}/pets answers 404 and ${app.origin}/v1/pets answers 200: the API is at ${app.origin}/v1. Run the check with that base URL, e.g. petstore-sandbox check ${app.origin}/v1`,
+      }),
+    ])
+    expect(report.summary.requests).toBe(2)
+  }
+  // A base URL under which the API is not: the checks run and say what they saw.
+  const elsewhere = await checkDeployment({
+    baseUrl: `${app.origin}/api`,
+    key: SESSION_KEY,
+    timeoutMs: 10_000,
+  })
+  expect(elsewhere.results.length).toBeGreaterThan(1)
+  expect(elsewhere.results[0]).toEqual(
+    expect.objectContaining({
+      name: 'listPets answers 200 with an array of Pets',
+      status: 'failed',
+    }),
+  )
+})
