@@ -11,7 +11,7 @@ import { defineReportSuite } from '../contract/report-suite.js'
 import { defineDefinedScenariosSuite } from '../contract/defined-scenarios-suite.js'
 import { defineFaultsSuite } from '../contract/faults-suite.js'
 import { defineRequestIdsSuite } from '../contract/request-ids-suite.js'
-import { defineContractSuite } from '../contract/suite.js'
+import { defineContractSuite, type ContractTarget } from '../contract/suite.js'
 import { browserPath, LAUNCH_ARGS } from './find-browser.js'
 import { demoDir, serveDemo } from './serve-demo.js'
 
@@ -43,9 +43,17 @@ async function close(server: Server | undefined) {
 
 type Relayed = { status: number; headers: Array<[string, string]>; body: string }
 
-/** Replays every request it gets as a fetch of `page`, and answers with the reply. */
-function relayTo(page: Page): Server {
-  return createServer(async (request, response) => {
+/**
+ * Replays every request it gets as a fetch of `page`, and answers with the reply. The
+ * page's fetch goes on when the relay's client gives up (a test ended, its requests
+ * aborted): `idle` resolves once every fetch the page was asked for has ended.
+ */
+function relayTo(page: Page): { server: Server; idle(): Promise<void> } {
+  const pending = new Set<Promise<unknown>>()
+  const idle = async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending])
+  }
+  const server = createServer(async (request, response) => {
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const headers: Record<string, string> = {}
@@ -54,7 +62,7 @@ function relayTo(page: Page): Server {
         headers[name] = value
     }
     try {
-      const reply = await page.evaluate(
+      const replying = page.evaluate(
         async ({ method, path, headers, body }): Promise<Relayed> => {
           const answer = await fetch(path, { method, headers, body, cache: 'no-store' })
           return {
@@ -70,6 +78,8 @@ function relayTo(page: Page): Server {
           body: chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined,
         },
       )
+      pending.add(replying)
+      const reply = await replying.finally(() => pending.delete(replying))
       for (const [name, value] of reply.headers)
         if (!HOP_BY_HOP.has(name)) response.setHeader(name, value)
       response.writeHead(reply.status).end(reply.body)
@@ -80,13 +90,14 @@ function relayTo(page: Page): Server {
       response.writeHead(502, { 'content-type': 'text/plain' }).end(String(error))
     }
   })
+  return { server, idle }
 }
 
 /**
  * Opens the demo in worker mode in a Chromium of its own and relays to it; each suite
  * below starts one, so closing one leaves the other's alone.
  */
-async function startWorker(): Promise<{ origin: string; close(): Promise<void> }> {
+async function startWorker(): Promise<ContractTarget> {
   if (!existsSync(join(demoDir, 'index.html'))) {
     execFileSync(process.execPath, [join(root, 'scripts/build-demo.js')], {
       stdio: 'inherit',
@@ -114,8 +125,9 @@ async function startWorker(): Promise<{ origin: string; close(): Promise<void> }
       throw new Error(
         `The demo did not start: ${await page.locator('#runtime').innerText()}`,
       )
-    relay = relayTo(page)
-    return { origin: await listen(relay), close: stop }
+    const relaying = relayTo(page)
+    relay = relaying.server
+    return { origin: await listen(relay), close: stop, idle: relaying.idle }
   } catch (error) {
     await stop()
     throw error

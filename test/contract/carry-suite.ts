@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { validateHar } from '../har-schema/validate-har.js'
 import { openApiProblems } from './openapi.js'
-import { send } from './send.js'
+import { endRequestsWithEachTest, send, testSignal } from './send.js'
 import type { ContractTarget } from './suite.js'
 
 const T0 = '2029-03-01T10:00:00.000Z'
@@ -30,6 +30,7 @@ export function defineCarrySuite(
 ) {
   describe(`carrying a session (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
     /** The X-Sandbox-Request-Id of alice's 404. */
     let missingId: string | null = null
 
@@ -130,6 +131,7 @@ export function defineCarrySuite(
       expect(state.body.clock).toEqual(data.clock)
       // Her scenario defined at run time came along.
       const down = await fetch(`${target.origin}/v1/pets`, {
+        signal: testSignal(),
         headers: { authorization: `Bearer ${key}`, 'x-sandbox-scenario': 'alice-down' },
       })
       expect(down.status).toBe(503)

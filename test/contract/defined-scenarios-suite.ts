@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { endRequestsWithEachTest, testSignal } from './send.js'
 import type { ContractTarget } from './suite.js'
 
 /**
@@ -11,6 +12,7 @@ export function defineDefinedScenariosSuite(
 ) {
   describe(`scenarios defined at run time (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
     const call = (
       path: string,
       { session, ...init }: RequestInit & { session?: string; json?: unknown } = {},
@@ -25,7 +27,12 @@ export function defineDefinedScenariosSuite(
         body = JSON.stringify(init.json)
       }
       const { json: _json, ...rest } = init as RequestInit & { json?: unknown }
-      return fetch(`${target.origin}${path}`, { ...rest, headers, body })
+      return fetch(`${target.origin}${path}`, {
+        ...rest,
+        headers,
+        body,
+        signal: testSignal(),
+      })
     }
     const define = (name: string, json: unknown, session = 'alice') =>
       call(`/__sandbox/scenarios/${name}`, { method: 'PUT', json, session })

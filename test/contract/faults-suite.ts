@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { endRequestsWithEachTest, testSignal } from './send.js'
 import { dropsRequest } from '../../src/core/scenarios/faults.js'
 import { BUILT_IN_SCENARIOS } from '../../src/core/scenarios/scenarios.js'
 import type { ContractTarget } from './suite.js'
@@ -25,6 +26,7 @@ type Outcome = number | 'dropped'
 export function defineFaultsSuite(runtime: string, start: () => Promise<ContractTarget>) {
   describe(`dropped connections (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
 
     async function send(
       method: string,
@@ -34,6 +36,7 @@ export function defineFaultsSuite(runtime: string, start: () => Promise<Contract
     ): Promise<{ outcome: Outcome; response?: Response }> {
       try {
         const response = await fetch(`${target.origin}${path}`, {
+          signal: testSignal(),
           method,
           headers: {
             ...headers,
@@ -62,6 +65,7 @@ export function defineFaultsSuite(runtime: string, start: () => Promise<Contract
 
     const control = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${target.origin}/__sandbox${path}`, {
+        signal: testSignal(),
         method,
         headers: { 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { endRequestsWithEachTest, testSignal } from './send.js'
 import { openApiProblems } from './openapi.js'
 import type { ContractTarget } from './suite.js'
 
@@ -33,6 +34,7 @@ export function defineOddRequestsSuite(
 ) {
   describe(`odd requests (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
 
     async function send(
       method: string,
@@ -42,7 +44,11 @@ export function defineOddRequestsSuite(
       const headers: Record<string, string> = key
         ? { authorization: `Bearer ${key}` }
         : {}
-      const response = await fetch(`${target.origin}${path}`, { method, headers })
+      const response = await fetch(`${target.origin}${path}`, {
+        method,
+        headers,
+        signal: testSignal(),
+      })
       return {
         status: response.status,
         headers: response.headers,
@@ -72,6 +78,7 @@ export function defineOddRequestsSuite(
     beforeEach(async () => {
       expect((await send('POST', '/__sandbox/reset', null)).status).toBe(200)
       const clock = await fetch(`${target.origin}/__sandbox/clock`, {
+        signal: testSignal(),
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ freeze: true, now: T0 }),
@@ -207,6 +214,7 @@ export function defineOddRequestsSuite(
         Number(answer.headers.get('x-ratelimit-remaining'))
       const journalOf = async (session: string) => {
         const response = await fetch(`${target.origin}/__sandbox/requests`, {
+          signal: testSignal(),
           headers: { 'x-sandbox-session': session },
         })
         return (await response.json()).requests as Array<{

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { endRequestsWithEachTest, testSignal } from './send.js'
 import { openApiProblems } from './openapi.js'
 import type { ContractTarget } from './suite.js'
 
@@ -22,8 +23,9 @@ interface Finding {
 export function defineReportSuite(runtime: string, start: () => Promise<ContractTarget>) {
   describe(`report card (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
     const send = (path: string, init: RequestInit = {}) =>
-      fetch(`${target.origin}${path}`, init)
+      fetch(`${target.origin}${path}`, { ...init, signal: testSignal() })
     const control = (method: string, path: string, body?: unknown) =>
       send(`/__sandbox${path}`, {
         method,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { endRequestsWithEachTest, testSignal } from './send.js'
 import type { ContractTarget } from './suite.js'
 
 const FREE = 'sandbox-free-key'
@@ -14,8 +15,9 @@ export function defineRequestIdsSuite(
 ) {
   describe(`request ids (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
     const send = (path: string, init: RequestInit = {}) =>
-      fetch(`${target.origin}${path}`, init)
+      fetch(`${target.origin}${path}`, { ...init, signal: testSignal() })
     const idOf = (response: Response) =>
       Number(response.headers.get('x-sandbox-request-id'))
     const auth = (key: string) => ({ headers: { authorization: `Bearer ${key}` } })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { send, type SendOptions } from './send.js'
+import { endRequestsWithEachTest, send, type SendOptions, testSignal } from './send.js'
 import type { ContractTarget } from './suite.js'
 
 const FREE = 'sandbox-free-key'
@@ -27,6 +27,7 @@ export function defineSessionsSuite(
 ) {
   describe(`sessions (${runtime})`, () => {
     let target: ContractTarget
+    endRequestsWithEachTest(() => target?.idle?.())
 
     async function call(
       method: string,
@@ -192,6 +193,7 @@ export function defineSessionsSuite(
       expect((await call('GET', '/v1/pets/1', { key: `${FREE}.dan` })).status).toBe(200)
       // The X-Sandbox-Scenario header is stronger than the key's scenario.
       const header = await fetch(`${target.origin}/v1/pets/1`, {
+        signal: testSignal(),
         headers: {
           authorization: 'Bearer sandbox-missing-pet-key',
           'x-sandbox-scenario': 'default',
