@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { Reporter } from 'vitest/reporters'
 import { defineConfig } from 'vitest/config'
@@ -30,6 +31,12 @@ const FAST = [
 const SLOW_IN_FAST_FOLDERS = [
   'test/express/stalled-readers.test.ts', // a child process and 100 stalled sockets
   'test/security/cli-access.test.ts', // spawns the CLI
+  // Six Chromiums replaying the contract suite (which fast runs on node and express) one
+  // request at a time through a page: 80-120 s, half of npm test; demo.test.ts keeps the
+  // service worker in fast.
+  'test/browser/worker-contract.test.ts',
+  'test/node/file-store/lock.test.ts', // processes racing for a lock
+  'test/overrides/overrides.test.ts', // spawns the CLI with --handlers and --watch
 ]
 
 /** Every test file of the repository, as a path from its root. */
@@ -111,6 +118,9 @@ export default defineConfig({
       { extends: true, test: { name: 'full', include: filesOf('full') } },
     ],
     provide: { browserSearch },
+    // Vitest's default is one worker fewer than the cores: one file at a time on CI's two.
+    // Both cores run files: npm test took 3 min 32 s on one worker.
+    maxWorkers: availableParallelism(),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default', suiteNotices],
