@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -477,6 +478,52 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       window.scrollTo(0, (top?.getBoundingClientRect().top ?? 0) + window.scrollY - 120)
     })
     await docs.screenshot({ path: join(outDir, 'docs.png') })
+  })
+
+  test('every page has its icon: no page logs a failed request for one', async () => {
+    // What the server answered to the browser's icon requests (not a page's own requests).
+    const icons: string[] = []
+    const seen = (req: IncomingMessage, res: ServerResponse) => {
+      if (/^\/favicon\./.test(req.url ?? ''))
+        res.on('finish', () => icons.push(`${res.statusCode} ${req.url}`))
+    }
+    app.server.on('request', seen)
+    try {
+      for (const [path, icon] of [
+        ['/', '/favicon.svg'],
+        ['/docs/', '/favicon.svg'],
+        ['/inspector/', '/favicon.svg'],
+        // Also served by static servers: its icon is inline, no request at all.
+        ['/demo/', 'data:'],
+      ] as const) {
+        icons.length = 0
+        const page = await context.newPage()
+        const errors: string[] = []
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text())
+        })
+        try {
+          await page.goto(`${app.origin}${path}`)
+          const links = await page
+            .locator('link[rel="icon"]')
+            .evaluateAll((found) => found.map((link) => link.getAttribute('href')))
+          if (icon === 'data:') {
+            expect(links, path).toEqual([expect.stringMatching(/^data:image\/svg\+xml,/)])
+            expect(icons, path).toEqual([])
+          } else {
+            expect(links, path).toEqual([icon])
+            // The browser asks for it after the load: wait for the server's answer.
+            await expect.poll(() => icons.length, { timeout: 10_000 }).toBeGreaterThan(0)
+            expect(icons, path).toEqual([`200 ${icon}`])
+          }
+          expect(errors, path).toEqual([])
+        } finally {
+          await page.close()
+        }
+      }
+    } finally {
+      app.server.off('request', seen)
+    }
   })
 
   test('both pages loaded nothing from another host and broke no CSP rule', () => {
