@@ -46,6 +46,24 @@ async function seriousViolations(page: Page) {
     }))
 }
 
+/**
+ * Whether `label` sits beside `control` on one row, before it: their boxes share a line
+ * (each one's vertical middle within the other) and the label ends where the control starts.
+ */
+async function onOneRow(page: Page, label: string, control: string) {
+  const [a, b] = await Promise.all([
+    page.locator(label).boundingBox(),
+    page.locator(control).boundingBox(),
+  ])
+  if (!a || !b) return `${!a ? label : control} is not shown`
+  const middle = (box: typeof a) => box.y + box.height / 2
+  const within = (y: number, box: typeof a) => y >= box.y && y <= box.y + box.height
+  if (!within(middle(a), b) || !within(middle(b), a))
+    return `${label} (y ${a.y}-${a.y + a.height}) and ${control} (y ${b.y}-${b.y + b.height}) are on different rows`
+  if (a.x + a.width > b.x) return `${label} does not come before ${control}`
+  return 'one row'
+}
+
 let browser: Browser
 let app: Awaited<ReturnType<typeof startApp>>
 let context: BrowserContext
@@ -118,10 +136,43 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       .toBeGreaterThan(5)
   })
 
-  test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
-    await docs.selectOption('#demo-key', 'sandbox-pro-key')
+  test("/docs/'s key bar keeps each label beside its picker, at any width", async () => {
+    try {
+      for (const width of [1280, 1024, 800, 600, 400]) {
+        await docs.setViewportSize({ width, height: 900 })
+        for (const id of ['openapi-document', 'demo-key']) {
+          expect(
+            await onOneRow(docs, `label[for="${id}"]`, `#${id}`),
+            `${id} at ${width}px`,
+          ).toBe('one row')
+        }
+        // Nothing sticks out of the bar (a picker too wide for a narrow window shrinks).
+        const bar = await docs.locator('.sandbox-key').boundingBox()
+        const key = await docs.locator('#demo-key').boundingBox()
+        expect(key!.x + key!.width, `#demo-key at ${width}px`).toBeLessThanOrEqual(
+          bar!.x + bar!.width,
+        )
+      }
+    } finally {
+      await docs.setViewportSize({ width: 1280, height: 900 })
+    }
+  })
+
+  test('"Try it out" starts off, as in every Swagger UI: the first click on it opens the form', async () => {
     const operation = docs.locator('#operations-Pets-listPets')
     await operation.locator('.opblock-summary-control').click()
+    const button = operation.locator('button.try-out__btn')
+    expect((await button.textContent())?.trim()).toBe('Try it out')
+    expect(await operation.locator('button.execute').count()).toBe(0)
+    await button.click()
+    await expect.poll(() => operation.locator('button.execute').count()).toBe(1)
+    expect((await button.textContent())?.trim()).toBe('Cancel')
+  })
+
+  test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
+    await docs.selectOption('#demo-key', 'sandbox-pro-key')
+    // Opened, with its form on, by the test before.
+    const operation = docs.locator('#operations-Pets-listPets')
     await operation.locator('tr[data-param-name="limit"] input').fill('3')
     await operation.locator('button.execute').click()
     const live = operation.locator('.live-responses-table')
@@ -159,6 +210,13 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
       expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
       expect(new URL(page.url()).searchParams.get('document')).toBe('control')
+      // The control API takes no key: no key picker, a note that says so instead.
+      expect(await page.locator('#demo-key').isVisible()).toBe(false)
+      expect(await page.locator('label[for="demo-key"]').isVisible()).toBe(false)
+      expect(await page.locator('.sandbox-key').innerText()).toContain(
+        'The control API takes no API key',
+      )
+      expect(await page.locator('.sandbox-key').innerText()).not.toContain('Bearer')
       await expect
         .poll(() => page.locator('.servers select option').first().textContent(), {
           timeout: 10_000,
@@ -166,6 +224,7 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
         .toMatch(new RegExp(`^${app.origin} - `))
       // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
       await clock.locator('.opblock-summary-control').click()
+      await clock.locator('button.try-out__btn').click()
       await clock.locator('button.execute').click()
       await expect
         .poll(
@@ -186,8 +245,13 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       await page.waitForSelector('body[data-ready="true"]')
       expect(await page.locator('#openapi-document').inputValue()).toBe('control')
       await page.waitForSelector('#operations-Sandbox-resetSandbox')
+      expect(await page.locator('#demo-key').isVisible()).toBe(false)
       await page.selectOption('#openapi-document', 'api')
       await page.waitForSelector('#operations-Pets-listPets')
+      expect(await page.locator('#demo-key').isVisible()).toBe(true)
+      expect(await page.locator('.sandbox-key').innerText()).not.toContain(
+        'The control API takes no API key',
+      )
       expect(new URL(page.url()).searchParams.has('document')).toBe(false)
       expect(await seriousViolations(page)).toEqual([])
     } finally {
@@ -265,6 +329,7 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await missing.innerText()).toContain('What to do: Missing key')
     const getPet = docs.locator('#operations-Pets-getPet')
     await getPet.locator('.opblock-summary-control').click()
+    await getPet.locator('button.try-out__btn').click()
     await getPet.locator('tr[data-param-name="petId"] input').fill('1')
     await getPet.locator('button.execute').click()
     const deprecated = inspector.locator('.psi-entry', { hasText: '/v1/pets/1' })
