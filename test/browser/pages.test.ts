@@ -344,6 +344,49 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     )
   })
 
+  test("/inspector/'s Status filter sits beside the Session field, on its row", async () => {
+    try {
+      for (const width of [1280, 900]) {
+        await inspector.setViewportSize({ width, height: 900 })
+        const box = async (selector: string) => {
+          const found = await inspector.locator(selector).boundingBox()
+          if (!found) throw new Error(`${selector} is not shown at ${width}px`)
+          return found
+        }
+        const session = await box('input[name="session"]')
+        const button = await box('.psi-controls button[type="submit"]')
+        const filter = await box('select[name="status"]')
+        // One row: the three controls end on one line (a select's box is a pixel or two
+        // taller than an input's), left to right.
+        const bottom = (found: typeof session) => found.y + found.height
+        for (const [name, found] of [
+          ['Show session', button],
+          ['Status', filter],
+        ] as const) {
+          expect(
+            Math.abs(bottom(found) - bottom(session)),
+            `${name} at ${width}px: ${bottom(found)} against ${bottom(session)}`,
+          ).toBeLessThanOrEqual(3)
+        }
+        expect(session.x + session.width).toBeLessThan(button.x)
+        expect(button.x + button.width).toBeLessThan(filter.x)
+        // Their labels too.
+        const labels = inspector.locator('.psi-controls label')
+        const tops = await labels.evaluateAll((found) =>
+          found.map((label) => Math.round(label.getBoundingClientRect().top)),
+        )
+        expect(Math.abs(tops[0]! - tops[1]!), `labels at ${width}px`).toBeLessThanOrEqual(
+          3,
+        )
+        // The session field's hint under it, not between the rows.
+        const hint = await box('.psi-notes .psi-hint')
+        expect(hint.y).toBeGreaterThanOrEqual(bottom(filter))
+      }
+    } finally {
+      await inspector.setViewportSize({ width: 1280, height: 900 })
+    }
+  })
+
   test('filters by status, copies a request as curl, and is usable from the keyboard', async () => {
     await inspector.selectOption('select[name="status"]', 'errors')
     await expect
