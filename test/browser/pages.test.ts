@@ -387,6 +387,12 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     }
   })
 
+  test('screenshot of /inspector/ with its first requests', async () => {
+    mkdirSync(outDir, { recursive: true })
+    await inspector.evaluate(() => window.scrollTo(0, 0))
+    await inspector.screenshot({ path: join(outDir, 'inspector.png') })
+  })
+
   test('filters by status, copies a request as curl, and is usable from the keyboard', async () => {
     await inspector.selectOption('select[name="status"]', 'errors')
     await expect
@@ -577,7 +583,8 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
 
   test('screenshots of both pages', async () => {
     mkdirSync(outDir, { recursive: true })
-    await inspector.screenshot({ path: join(outDir, 'inspector.png') })
+    // The Report view's finding opened its request (the test before): docs/report-card.md.
+    await inspector.screenshot({ path: join(outDir, 'inspector-report.png') })
     // listPets with its answer: the 200 and its rate-limit headers.
     await docs.evaluate(() => {
       const top = document.querySelector(
@@ -586,6 +593,13 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       window.scrollTo(0, (top?.getBoundingClientRect().top ?? 0) + window.scrollY - 120)
     })
     await docs.screenshot({ path: join(outDir, 'docs.png') })
+    // The key bar: each label beside its picker.
+    await docs.evaluate(() => window.scrollTo(0, 0))
+    const bar = await docs.locator('.sandbox-key').boundingBox()
+    await docs.screenshot({
+      path: join(outDir, 'docs-key-bar.png'),
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bar!.y + bar!.height + 16) },
+    })
   })
 
   test('every page has its icon: no page logs a failed request for one', async () => {
