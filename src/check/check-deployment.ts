@@ -1,4 +1,4 @@
-import { probeBaseUrl } from './base-url.js'
+import { firstRequest } from './first-request.js'
 import type { CheckResult } from './judge.js'
 import type { Seen } from './probe.js'
 import {
@@ -107,9 +107,9 @@ export async function checkDeployment(
       options.onResult?.(result)
     },
   }
-  const base = await probeBaseUrl(run, options.baseUrl)
-  if (base.wrong) context.report(base.wrong)
-  else await allChecks(context, options, base.first)
+  const start = await firstRequest(run, options.baseUrl)
+  if (start.wrong) context.report(start.wrong)
+  else await allChecks(context, options, start.first)
   const count = (status: CheckResult['status']) =>
     results.filter((result) => result.status === status).length
   const failures = results.filter((result) => result.status === 'failed')
@@ -133,8 +133,8 @@ export async function checkDeployment(
 async function allChecks(
   context: CheckContext,
   options: CheckDeploymentOptions,
-  /** The answer to the first list request, when the base URL's probe sent it. */
-  first?: Seen,
+  /** The answer to the first request (listPets with the key), sent already. */
+  first: Seen,
 ) {
   const { run } = context
   const onPlan = () => {

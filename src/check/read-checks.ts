@@ -45,7 +45,7 @@ export async function expectAnswer(
   judge: (seen: Seen) => string | undefined,
   /** Called once the answer is in, before the result is reported. */
   answered?: () => void,
-  /** The answer to `request` when it was sent already (the base URL's probe). */
+  /** The answer to `request` when it was sent already (the run's first request). */
   sent?: Seen,
 ): Promise<Seen> {
   const seen = sent ?? (await context.run.send(request))
@@ -73,7 +73,7 @@ export const FIRST_REQUEST = get('/pets')
 
 /**
  * The list checks; the first answer's list, for getPet to pick an id from. `first` is
- * the answer to {@link FIRST_REQUEST} when the base URL's probe sent it already.
+ * the answer to {@link FIRST_REQUEST} when it was sent already (first-request.ts).
  */
 export async function listChecks(
   context: CheckContext,

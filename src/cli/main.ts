@@ -25,6 +25,13 @@ const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
  * @see docs/server.md
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // A reader that stops early (`check ... | head`) closes the pipe: what is written after
+  // goes nowhere, quietly, and the run ends as it would have (its exit code too), never
+  // with a stack trace of EPIPE.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error
+    })
   try {
     await parse(argv)
   } catch (error) {
