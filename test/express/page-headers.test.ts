@@ -163,7 +163,9 @@ describe('the icon', () => {
     }
     // The demo is also served by static servers: it carries the same icon inline.
     const demo = await (await get('/demo/')).text()
-    const inline = /<link rel="icon" href="data:image\/svg\+xml,([^"]+)"/.exec(demo)?.[1]
+    const inline = /<link\s+rel="icon"\s+href="data:image\/svg\+xml,([^"]+)"/.exec(
+      demo,
+    )?.[1]
     expect(inline && decodeURIComponent(inline)).toBe(icon)
   })
 
