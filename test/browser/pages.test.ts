@@ -64,6 +64,12 @@ async function onOneRow(page: Page, label: string, control: string) {
   return 'one row'
 }
 
+/**
+ * For a test that loads several pages, /docs/ among them (1.7 MB of Swagger UI to compile
+ * each time): about 20 s on a 2-core machine under load, against the 20 s default.
+ */
+const PAGE_LOADS_TIMEOUT = 60_000
+
 let browser: Browser
 let app: Awaited<ReturnType<typeof startApp>>
 let context: BrowserContext
@@ -199,65 +205,69 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await seriousViolations(docs)).toEqual([])
   })
 
-  test("/docs/'s picker switches to the control API's document, whose server is this server's root", async () => {
-    const page = await context.newPage()
-    try {
-      await page.goto(`${app.origin}/docs/`)
-      await page.waitForSelector('body[data-ready="true"]')
-      await page.selectOption('#openapi-document', 'control')
-      // GET /__sandbox/clock: the later tests read the journal, which a reset would empty.
-      const clock = page.locator('#operations-Sandbox-getClock')
-      await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
-      expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
-      expect(new URL(page.url()).searchParams.get('document')).toBe('control')
-      // The control API takes no key: no key picker, a note that says so instead.
-      expect(await page.locator('#demo-key').isVisible()).toBe(false)
-      expect(await page.locator('label[for="demo-key"]').isVisible()).toBe(false)
-      expect(await page.locator('.sandbox-key').innerText()).toContain(
-        'The control API takes no API key',
-      )
-      expect(await page.locator('.sandbox-key').innerText()).not.toContain('Bearer')
-      await expect
-        .poll(() => page.locator('.servers select option').first().textContent(), {
-          timeout: 10_000,
-        })
-        .toMatch(new RegExp(`^${app.origin} - `))
-      // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
-      await clock.locator('.opblock-summary-control').click()
-      await clock.locator('button.try-out__btn').click()
-      await clock.locator('button.execute').click()
-      await expect
-        .poll(
-          () =>
-            clock
-              .locator('.live-responses-table tbody .response-col_status')
-              .first()
-              .textContent(),
-          { timeout: 10_000 },
+  test(
+    "/docs/'s picker switches to the control API's document, whose server is this server's root",
+    async () => {
+      const page = await context.newPage()
+      try {
+        await page.goto(`${app.origin}/docs/`)
+        await page.waitForSelector('body[data-ready="true"]')
+        await page.selectOption('#openapi-document', 'control')
+        // GET /__sandbox/clock: the later tests read the journal, which a reset would empty.
+        const clock = page.locator('#operations-Sandbox-getClock')
+        await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
+        expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
+        expect(new URL(page.url()).searchParams.get('document')).toBe('control')
+        // The control API takes no key: no key picker, a note that says so instead.
+        expect(await page.locator('#demo-key').isVisible()).toBe(false)
+        expect(await page.locator('label[for="demo-key"]').isVisible()).toBe(false)
+        expect(await page.locator('.sandbox-key').innerText()).toContain(
+          'The control API takes no API key',
         )
-        .toContain('200')
-      expect(await clock.locator('.request-url pre').textContent()).toBe(
-        `${app.origin}/__sandbox/clock`,
-      )
-      expect(await seriousViolations(page)).toEqual([])
-      // A reload keeps the choice; switching back shows the API again.
-      await page.reload()
-      await page.waitForSelector('body[data-ready="true"]')
-      expect(await page.locator('#openapi-document').inputValue()).toBe('control')
-      await page.waitForSelector('#operations-Sandbox-resetSandbox')
-      expect(await page.locator('#demo-key').isVisible()).toBe(false)
-      await page.selectOption('#openapi-document', 'api')
-      await page.waitForSelector('#operations-Pets-listPets')
-      expect(await page.locator('#demo-key').isVisible()).toBe(true)
-      expect(await page.locator('.sandbox-key').innerText()).not.toContain(
-        'The control API takes no API key',
-      )
-      expect(new URL(page.url()).searchParams.has('document')).toBe(false)
-      expect(await seriousViolations(page)).toEqual([])
-    } finally {
-      await page.close()
-    }
-  })
+        expect(await page.locator('.sandbox-key').innerText()).not.toContain('Bearer')
+        await expect
+          .poll(() => page.locator('.servers select option').first().textContent(), {
+            timeout: 10_000,
+          })
+          .toMatch(new RegExp(`^${app.origin} - `))
+        // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
+        await clock.locator('.opblock-summary-control').click()
+        await clock.locator('button.try-out__btn').click()
+        await clock.locator('button.execute').click()
+        await expect
+          .poll(
+            () =>
+              clock
+                .locator('.live-responses-table tbody .response-col_status')
+                .first()
+                .textContent(),
+            { timeout: 10_000 },
+          )
+          .toContain('200')
+        expect(await clock.locator('.request-url pre').textContent()).toBe(
+          `${app.origin}/__sandbox/clock`,
+        )
+        expect(await seriousViolations(page)).toEqual([])
+        // A reload keeps the choice; switching back shows the API again.
+        await page.reload()
+        await page.waitForSelector('body[data-ready="true"]')
+        expect(await page.locator('#openapi-document').inputValue()).toBe('control')
+        await page.waitForSelector('#operations-Sandbox-resetSandbox')
+        expect(await page.locator('#demo-key').isVisible()).toBe(false)
+        await page.selectOption('#openapi-document', 'api')
+        await page.waitForSelector('#operations-Pets-listPets')
+        expect(await page.locator('#demo-key').isVisible()).toBe(true)
+        expect(await page.locator('.sandbox-key').innerText()).not.toContain(
+          'The control API takes no API key',
+        )
+        expect(new URL(page.url()).searchParams.has('document')).toBe(false)
+        expect(await seriousViolations(page)).toEqual([])
+      } finally {
+        await page.close()
+      }
+    },
+    PAGE_LOADS_TIMEOUT,
+  )
 
   test('/docs/ lists every operation before Swagger UI renders, and without it', async () => {
     type Document = {
@@ -602,51 +612,59 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     })
   })
 
-  test('every page has its icon: no page logs a failed request for one', async () => {
-    // What the server answered to the browser's icon requests (not a page's own requests).
-    const icons: string[] = []
-    const seen = (req: IncomingMessage, res: ServerResponse) => {
-      if (/^\/favicon\./.test(req.url ?? ''))
-        res.on('finish', () => icons.push(`${res.statusCode} ${req.url}`))
-    }
-    app.server.on('request', seen)
-    try {
-      for (const [path, icon] of [
-        ['/', '/favicon.svg'],
-        ['/docs/', '/favicon.svg'],
-        ['/inspector/', '/favicon.svg'],
-        // Also served by static servers: its icon is inline, no request at all.
-        ['/demo/', 'data:'],
-      ] as const) {
-        icons.length = 0
-        const page = await context.newPage()
-        const errors: string[] = []
-        page.on('console', (message) => {
-          if (message.type() === 'error') errors.push(message.text())
-        })
-        try {
-          await page.goto(`${app.origin}${path}`)
-          const links = await page
-            .locator('link[rel="icon"]')
-            .evaluateAll((found) => found.map((link) => link.getAttribute('href')))
-          if (icon === 'data:') {
-            expect(links, path).toEqual([expect.stringMatching(/^data:image\/svg\+xml,/)])
-            expect(icons, path).toEqual([])
-          } else {
-            expect(links, path).toEqual([icon])
-            // The browser asks for it after the load: wait for the server's answer.
-            await expect.poll(() => icons.length, { timeout: 10_000 }).toBeGreaterThan(0)
-            expect(icons, path).toEqual([`200 ${icon}`])
-          }
-          expect(errors, path).toEqual([])
-        } finally {
-          await page.close()
-        }
+  test(
+    'every page has its icon: no page logs a failed request for one',
+    async () => {
+      // What the server answered to the browser's icon requests (not a page's own requests).
+      const icons: string[] = []
+      const seen = (req: IncomingMessage, res: ServerResponse) => {
+        if (/^\/favicon\./.test(req.url ?? ''))
+          res.on('finish', () => icons.push(`${res.statusCode} ${req.url}`))
       }
-    } finally {
-      app.server.off('request', seen)
-    }
-  })
+      app.server.on('request', seen)
+      try {
+        for (const [path, icon] of [
+          ['/', '/favicon.svg'],
+          ['/docs/', '/favicon.svg'],
+          ['/inspector/', '/favicon.svg'],
+          // Also served by static servers: its icon is inline, no request at all.
+          ['/demo/', 'data:'],
+        ] as const) {
+          icons.length = 0
+          const page = await context.newPage()
+          const errors: string[] = []
+          page.on('console', (message) => {
+            if (message.type() === 'error') errors.push(message.text())
+          })
+          try {
+            await page.goto(`${app.origin}${path}`)
+            const links = await page
+              .locator('link[rel="icon"]')
+              .evaluateAll((found) => found.map((link) => link.getAttribute('href')))
+            if (icon === 'data:') {
+              expect(links, path).toEqual([
+                expect.stringMatching(/^data:image\/svg\+xml,/),
+              ])
+              expect(icons, path).toEqual([])
+            } else {
+              expect(links, path).toEqual([icon])
+              // The browser asks for it after the load: wait for the server's answer.
+              await expect
+                .poll(() => icons.length, { timeout: 10_000 })
+                .toBeGreaterThan(0)
+              expect(icons, path).toEqual([`200 ${icon}`])
+            }
+            expect(errors, path).toEqual([])
+          } finally {
+            await page.close()
+          }
+        }
+      } finally {
+        app.server.off('request', seen)
+      }
+    },
+    PAGE_LOADS_TIMEOUT,
+  )
 
   test('both pages loaded nothing from another host and broke no CSP rule', () => {
     const foreign = requested.filter(
