@@ -152,6 +152,28 @@ export default defineConfig([
     noExternal: LIBRARY_BUNDLED,
     external: [/^node:/],
   },
+  // --- CommonJS build of the browser entries (issue 40): `require` conditions of
+  // "./browser" and "./browser/inspector", for an app whose bundler meets them through
+  // require() (and for @arethetypeswrong/cli, which holds every entry to it). The ES module
+  // entries above are what `import` gets, and what bench/bundle.js measures. As there, msw
+  // (the worker script must match the user's msw), outvariant and rettime stay the user's,
+  // and the same packages are bundled from the same sources (their notices are the library
+  // build's). "browser/wrong-runtime" is what Node's require() gets instead.
+  {
+    entry: {
+      'browser/index': 'src/browser/index.ts',
+      'browser/inspector': 'src/browser/inspector-panel.ts',
+      'browser/wrong-runtime': 'src/browser/wrong-runtime.ts',
+    },
+    format: ['cjs'],
+    target: 'node20',
+    platform: 'neutral',
+    splitting: true,
+    sourcemap: false,
+    clean: false,
+    noExternal: LIBRARY_BUNDLED,
+    external: [/^node:/],
+  },
   // --- CommonJS build (issue 16, Jest): `require` conditions of ".", "./node", "./express".
   {
     // For Jest and other CommonJS callers: `require('petstore-sandbox/node')` with no

@@ -7,7 +7,14 @@
 // speed target: a GET /v1/pets?limit=20 at most 1.15x the msw floor's, in one run
 // (docs/performance.md).
 //
-//   node bench/instructions-per-request.js [--request list|get|post] [server ...]
+//   node bench/instructions-per-request.js [--request list|get|post] [--steady] [server ...]
+//
+// --steady starts every server's Node with `--predictable --no-memory-reducer`: V8 then
+// compiles and collects on the main thread and starts no collection by the clock, so
+// the count no longer grows with the time a request takes (a busy machine, valgrind's
+// slowness) and moves less between runs; it counts the same work a request asks for,
+// without V8's time-driven work (docs/performance.md, "The cost of a GET, counted").
+// Every server of a run gets the same flags, and the output says which mode it counted.
 //
 // Needs valgrind (Debian: apt-get install -y valgrind); a contributor's tool, not part
 // of `npm run bench` or CI. A server is `bare`, `floor`, `sandbox` or `sandbox=<dir>`,
@@ -36,7 +43,9 @@ import { answers, loadRequest, REQUESTS, startServer } from './lib/servers.js'
 const WARM = Number(process.env.BENCH_WARM ?? 2_000)
 const COUNTED = Number(process.env.BENCH_REQUESTS ?? 3_000)
 const USAGE =
-  'usage: node bench/instructions-per-request.js [--request list|get|post[,...]] [server ...]'
+  'usage: node bench/instructions-per-request.js [--request list|get|post[,...]] [--steady] [server ...]'
+/** The Node flags of --steady (see the header). */
+export const STEADY_FLAGS = ['--predictable', '--no-memory-reducer']
 
 function hasCallgrind() {
   try {
@@ -53,9 +62,11 @@ function hasCallgrind() {
  */
 export function parseArguments(argv, chosen = process.env.BENCH_REQUEST) {
   const specs = []
+  let nodeFlags = []
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]
-    if (arg === '--request') chosen = argv[++index] ?? ''
+    if (arg === '--steady') nodeFlags = STEADY_FLAGS
+    else if (arg === '--request') chosen = argv[++index] ?? ''
     else if (arg.startsWith('--request=')) chosen = arg.slice('--request='.length)
     else if (arg.startsWith('-')) throw new Error(`${arg}: not an option here. ${USAGE}`)
     else specs.push(arg)
@@ -66,7 +77,7 @@ export function parseArguments(argv, chosen = process.env.BENCH_REQUEST) {
     throw new Error(
       `--request ${chosen}: a request is list, get or post, or several joined by commas (list,post). ${USAGE}`,
     )
-  return { specs: specs.length > 0 ? specs : ['floor', 'sandbox'], names }
+  return { specs: specs.length > 0 ? specs : ['floor', 'sandbox'], names, nodeFlags }
 }
 
 const load = (port, name, amount) => loadRequest(port, name, amount, 10)
@@ -79,7 +90,7 @@ const dumpsOf = (folder, index) =>
  * Instructions per request of one server for each request in `names`, from its own
  * callgrind dumps: one process, one warm-up, zeroing and dump per request.
  */
-async function count(spec, index, names, petsFile, folder, report) {
+async function count(spec, index, names, petsFile, folder, report, nodeFlags) {
   const [server, ...pairs] = spec.split(',')
   const out = join(folder, `callgrind.${index}`)
   process.stderr.write(`${spec}: starting under callgrind\n`)
@@ -90,6 +101,7 @@ async function count(spec, index, names, petsFile, folder, report) {
       `--callgrind-out-file=${out}`,
       '--dump-instr=no',
     ],
+    nodeFlags,
     env: Object.fromEntries(pairs.map((pair) => [...pair.split('='), ''].slice(0, 2))),
     wait: { intervalMs: 500, timeoutMs: 300_000 },
   })
@@ -121,7 +133,7 @@ async function count(spec, index, names, petsFile, folder, report) {
 }
 
 async function main() {
-  const { specs, names } = parseArguments(process.argv.slice(2))
+  const { specs, names, nodeFlags } = parseArguments(process.argv.slice(2))
   if (!hasCallgrind()) {
     process.stderr.write(
       'bench/instructions-per-request.js needs valgrind: apt-get install -y valgrind\n',
@@ -132,6 +144,11 @@ async function main() {
   const folder = mkdtempSync(join(tmpdir(), 'instructions-'))
   try {
     const petsFile = await writePets(folder)
+    process.stdout.write(
+      nodeFlags.length > 0
+        ? `mode: steady (node ${nodeFlags.join(' ')})\n`
+        : 'mode: default (V8 as Node starts it; add --steady for a count that moves less with load)\n',
+    )
     // The first count of each request, the one the others are compared with.
     const first = {}
     const report = (spec, name, perRequest) => {
@@ -150,7 +167,8 @@ async function main() {
         process.stderr.write(
           `${spec}: answers GET /v1/pets?limit=20 only, so its ${REQUESTS[name].label} is not counted\n`,
         )
-      if (served.length > 0) await count(spec, index, served, petsFile, folder, report)
+      if (served.length > 0)
+        await count(spec, index, served, petsFile, folder, report, nodeFlags)
     }
   } finally {
     killAll()

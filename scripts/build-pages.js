@@ -24,7 +24,7 @@ const page = ({ title, head = '', body }) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${head}
 </head>
 <body>
@@ -115,14 +115,19 @@ export async function buildPages({ outdir = join(root, 'dist') } = {}) {
 <h1 id="sandbox-bar-title">API reference</h1>
 <p>Every operation of the Pet Adoption Service v1 API and of the sandbox's control API, from this server's two OpenAPI documents: <a href="/openapi.json">the API's</a> and <a href="/__sandbox/openapi.json">the control API's</a>. <strong>Try it out</strong> calls this sandbox. Parts marked <span class="sandbox-mark">sandbox only</span> do not exist in the real API.</p>
 <div class="sandbox-key">
+<div class="sandbox-field">
 <label for="openapi-document">Document</label>
 <select id="openapi-document">
 <option value="api" selected>Pet Adoption Service API (/openapi.json)</option>
 <option value="control">Sandbox control API (/__sandbox/openapi.json)</option>
 </select>
+</div>
+<div class="sandbox-field" data-for-document="api">
 <label for="demo-key">Demo key for Try it out</label>
 <select id="demo-key"><option value="sandbox-free-key" selected>sandbox-free-key (free)</option></select>
-<span>sent as <code>Authorization: Bearer &lt;key&gt;</code>; demo keys are not secrets. Each operation also takes <code>X-Sandbox-Scenario</code> and <code>X-Sandbox-Session</code>.</span>
+</div>
+<p class="sandbox-note" data-for-document="api">Sent as <code>Authorization: Bearer &lt;key&gt;</code>; demo keys are not secrets. Each operation also takes <code>X-Sandbox-Scenario</code> and <code>X-Sandbox-Session</code>.</p>
+<p class="sandbox-note" data-for-document="control" hidden>The control API takes no API key: <strong>Try it out</strong> calls it as it is (beyond loopback, with the control token of the page's link).</p>
 </div>
 </section>
 ${renderDocsPreview(openapi, control)}

@@ -81,7 +81,7 @@ function withoutCode(markdown) {
 }
 
 /** The link targets of a document, with their line numbers. */
-function linksOf(markdown) {
+export function linksOf(markdown) {
   const links = []
   withoutCode(markdown).forEach((line, index) => {
     const text = line.replace(/`[^`]*`/g, (code) => ' '.repeat(code.length))

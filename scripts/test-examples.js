@@ -6,12 +6,16 @@
 // example's node_modules stays in the example (git-ignored) for the next run.
 //
 //   node scripts/test-examples.js [name ...]   only these examples (e.g. jest vitest)
+//   node scripts/test-examples.js --leg 2      the examples of CI's second leg
 //   node scripts/test-examples.js --list       the examples it would run
 //   PETSTORE_SANDBOX_TARBALL=/path/x.tgz       use this tarball instead of packing
 //   EXAMPLES_TIMEOUT_SECONDS=300               the limit for each install and test
 //
 // An example may add "petstoreSandboxExample" to its package.json:
 //   { "node": ">=22.12" }          run it on that Node (installs node@22 from npm, no-save)
+//   { "leg": 2 }                   an example for .ci/run's second leg (Node 22, msw 3),
+//                                  which runs it with --leg 2 against its own build; a run
+//                                  without names leaves it out (name it to run it anyway)
 //   { "variants": [{ "name": "jest 29", "install": ["jest@29", ...] }] }
 //                                  run `npm test` again with these packages installed
 import { spawn } from 'node:child_process'
@@ -24,15 +28,19 @@ const examplesDir = join(root, 'examples')
 const timeoutSeconds = Number(process.env.EXAMPLES_TIMEOUT_SECONDS ?? 300)
 const args = process.argv.slice(2)
 
+/** Every example with a "test" script, and the CI leg each belongs to (1 unless it says). */
 function examples() {
   return readdirSync(examplesDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
-    .filter((name) => {
+    .flatMap((name) => {
       const file = join(examplesDir, name, 'package.json')
-      return existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).scripts?.test
+      if (!existsSync(file)) return []
+      const manifest = JSON.parse(readFileSync(file, 'utf8'))
+      if (!manifest.scripts?.test) return []
+      return [{ name, leg: manifest.petstoreSandboxExample?.leg ?? 1 }]
     })
-    .sort()
+    .sort((a, b) => a.name.localeCompare(b.name))
 }
 
 function run(command, commandArgs, { cwd, env = process.env, quiet = false }) {
@@ -84,18 +92,34 @@ function nodeIsAtLeast(range) {
 }
 
 async function main() {
-  const all = examples()
+  const found = examples()
+  const all = found.map((example) => example.name)
+  const legAt = args.indexOf('--leg')
+  const leg = legAt === -1 ? 1 : Number(args[legAt + 1])
+  if (legAt !== -1 && ![1, 2].includes(leg)) {
+    throw new Error(
+      `--leg takes 1 or 2 (CI's legs), got ${args[legAt + 1] ?? 'nothing'}.`,
+    )
+  }
+  const names = args.filter(
+    (arg, index) => arg !== '--list' && arg !== '--leg' && index !== legAt + 1,
+  )
+  const ofLeg = found.filter((example) => example.leg === leg).map((e) => e.name)
   if (args.includes('--list')) {
-    console.log(all.join('\n'))
+    console.log(
+      found
+        .map((e) => (e.leg === 1 ? e.name : `${e.name} (leg ${e.leg}: --leg ${e.leg})`))
+        .join('\n'),
+    )
     return
   }
-  const unknown = args.filter((name) => !all.includes(name))
+  const unknown = names.filter((name) => !all.includes(name))
   if (unknown.length) {
     throw new Error(
       `No example named ${unknown.join(', ')}; there are: ${all.join(', ')}.`,
     )
   }
-  const chosen = args.length ? args : all
+  const chosen = names.length ? names : ofLeg
   const tmp = join(root, '.tmp', 'examples')
   let tarball = process.env.PETSTORE_SANDBOX_TARBALL
   if (!tarball) {

@@ -1,8 +1,18 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createSandbox } from 'petstore-sandbox'
 import { findEnvironmentProblem } from '../src/node/check-environment.js'
 
@@ -120,4 +130,104 @@ describe('the Node entry under a DOM emulation', () => {
   test('plain Node has what msw needs', () => {
     expect(findEnvironmentProblem('petstore-sandbox/node')).toBeUndefined()
   })
+})
+
+// The browser entries have a CommonJS build too (issue 40): a bundler meeting them through
+// require() gets CommonJS, not an ES module file (@arethetypeswrong/cli's
+// cjs-resolves-to-esm, which `npm run lint:package` no longer ignores), and Node's require()
+// gets the message naming the Node entry.
+describe('the CommonJS build of the browser entries', () => {
+  const project = mkdtempSync(join(tmpdir(), 'petstore-browser-cjs-'))
+  mkdirSync(join(project, 'node_modules'))
+  symlinkSync(root, join(project, 'node_modules', 'petstore-sandbox'), 'dir')
+  afterAll(() => rmSync(project, { recursive: true, force: true }))
+
+  /** The export names of an ES module file of dist/, as esbuild reads them. */
+  async function esmExports(file: string) {
+    const result = await build({
+      entryPoints: [`${root}${file}`],
+      bundle: false,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      outdir: project,
+      logLevel: 'silent',
+    })
+    return Object.values(result.metafile.outputs)[0]?.exports.toSorted()
+  }
+
+  /**
+   * A CommonJS file of dist/ run as a browser bundle runs it: msw/browser (which Node
+   * cannot load) is a stand-in, msw, outvariant and rettime the installed ones.
+   */
+  function runCjs(file: string) {
+    const module = { exports: {} as Record<string, unknown> }
+    const requireForBrowser = (id: string) =>
+      id === 'msw/browser'
+        ? { setupWorker: () => ({ start: () => Promise.resolve(), stop() {} }) }
+        : require(id)
+    new Function('module', 'exports', 'require', readFileSync(`${root}${file}`, 'utf8'))(
+      module,
+      module.exports,
+      requireForBrowser,
+    )
+    return module.exports
+  }
+
+  test.each([
+    ['petstore-sandbox/browser', 'dist/browser/index'],
+    ['petstore-sandbox/browser/inspector', 'dist/browser/inspector'],
+  ])(
+    "a bundler's require('%s') gets %s.cjs, with the ES module build's exports",
+    async (entry, file) => {
+      const result = await build({
+        stdin: {
+          contents: `module.exports = require(${JSON.stringify(entry)})`,
+          resolveDir: project,
+        },
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'browser',
+        format: 'cjs',
+        logLevel: 'silent',
+        // Paths as the project sees them (node_modules/petstore-sandbox/...).
+        absWorkingDir: project,
+        preserveSymlinks: true,
+        external: ['msw', 'msw/*', 'outvariant', 'rettime'],
+      })
+      const inputs = Object.keys(result.metafile.inputs).filter((input) =>
+        input.includes('petstore-sandbox/dist/'),
+      )
+      expect(inputs).toEqual([`node_modules/petstore-sandbox/${file}.cjs`])
+      expect(Object.keys(runCjs(`${file}.cjs`)).toSorted()).toEqual(
+        await esmExports(`${file}.js`),
+      )
+    },
+  )
+
+  test('the CommonJS browser entry gives the same pets for a seed as the source', async () => {
+    const cjs = runCjs(
+      'dist/browser/index.cjs',
+    ) as unknown as typeof import('petstore-sandbox')
+    const built = cjs.createSandbox({ seed: 42, count: 200 })
+    const source = createSandbox({ seed: 42, count: 200 })
+    await Promise.all([built.ready, source.ready])
+    expect(JSON.stringify(built.db.pets.all())).toBe(JSON.stringify(source.db.pets.all()))
+  })
+
+  test.each(['petstore-sandbox/browser', 'petstore-sandbox/browser/inspector'])(
+    "Node's require('%s') names the entry to use, as CommonJS (no ES module to require)",
+    (entry) => {
+      const run = spawnSync(
+        process.execPath,
+        ['--no-experimental-require-module', '-e', `require(${JSON.stringify(entry)})`],
+        { cwd: project, encoding: 'utf8' },
+      )
+      expect(run.status).toBe(1)
+      expect(run.stderr).toMatch(
+        /Failed to import "petstore-sandbox\/browser": .*Import "petstore-sandbox\/node"/,
+      )
+    },
+  )
 })

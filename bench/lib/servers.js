@@ -68,12 +68,20 @@ export const loadList = (port, amount, connections) =>
 
 /**
  * Starts a server (see serverArgs) on a free port and waits for its first 200;
- * `wrap` runs Node under another program (valgrind), `env` adds variables, `wait` sets
- * waitFor200's pace.
+ * `wrap` runs Node under another program (valgrind), `nodeFlags` go to Node before the
+ * server's script (V8 flags), `env` adds variables, `wait` sets waitFor200's pace.
  */
-export async function startServer(spec, petsFile, { wrap, env, wait } = {}) {
+export async function startServer(
+  spec,
+  petsFile,
+  { wrap, nodeFlags = [], env, wait } = {},
+) {
   const port = await freePort()
-  const proc = startNode(serverArgs(spec, port, petsFile), { cwd: ROOT, wrap, env })
+  const proc = startNode([...nodeFlags, ...serverArgs(spec, port, petsFile)], {
+    cwd: ROOT,
+    wrap,
+    env,
+  })
   await waitFor200(proc, port, LIST_PATH, ENTERPRISE, performance.now(), wait)
   return { spec, port, proc }
 }

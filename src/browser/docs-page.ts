@@ -137,7 +137,10 @@ function startSwaggerUi(): SwaggerUi | undefined {
     // With deep links, each operation's summary button holds a link: nested controls,
     // which screen readers and keyboards handle badly (axe's nested-interactive).
     deepLinking: false,
-    tryItOutEnabled: true,
+    // Off, as in every Swagger UI: an operation opens read-only and its "Try it out"
+    // button starts the form. Switched on, the button reads "Cancel", so the click a
+    // Swagger UI user makes out of habit switched the form off.
+    tryItOutEnabled: false,
     displayRequestDuration: true,
     showExtensions: true,
     showCommonExtensions: true,
@@ -165,6 +168,17 @@ function startSwaggerUi(): SwaggerUi | undefined {
   return started
 }
 
+/**
+ * Shows the parts of the key bar that fit the shown document: the demo-key picker and its
+ * note for the API, a note that no key is needed for the control API, which takes none.
+ */
+function showKeyBar() {
+  for (const part of document.querySelectorAll<HTMLElement>('[data-for-document]')) {
+    part.hidden = part.dataset.forDocument !== shown
+  }
+}
+
+showKeyBar()
 const ui = startSwaggerUi()
 
 const picker = document.getElementById('openapi-document') as HTMLSelectElement
@@ -177,6 +191,7 @@ picker.addEventListener('change', () => {
   else next.set('document', shown)
   const search = next.toString()
   history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`)
+  showKeyBar()
   if (!ui) return
   ui.specActions.updateUrl(DOCUMENTS[shown])
   void Promise.resolve(ui.specActions.download(DOCUMENTS[shown])).then(() => {

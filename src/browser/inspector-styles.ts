@@ -13,7 +13,10 @@ export const INSPECTOR_CSS = `
 .psi-title { margin: 0 0 .25rem; font-size: 1.5rem; }
 h2.psi-title { font-size: 1.2rem; }
 .psi-lead { margin: 0 0 1rem; color: var(--muted); }
-.psi-controls { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; margin-bottom: .75rem; }
+.psi-controls { margin-bottom: .75rem; }
+.psi-row { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: flex-end; }
+.psi-row input, .psi-row select, .psi-row button { height: 2.25rem; }
+.psi-notes { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .3rem; }
 .psi-field { display: flex; flex-direction: column; gap: .2rem; }
 .psi-field label { font-weight: 600; }
 .psi-hint { color: var(--muted); font-size: 13px; }

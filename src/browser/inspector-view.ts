@@ -130,6 +130,8 @@ interface Controls {
   list: HTMLOListElement
   empty: HTMLParagraphElement
   form: HTMLFormElement
+  /** The line under the controls: the session field's hint, then the downloads. */
+  notes: HTMLDivElement
   heading: HTMLHeadingElement
 }
 
@@ -152,29 +154,45 @@ function buildControls(el: Make, uid: string, options: InspectorOptions): Contro
   const status = el('p', { class: 'psi-status-line', role: 'status' }, 'Connecting…')
   const list = el('ol', { class: 'psi-list', 'aria-label': 'Requests, newest first' })
   const empty = el('p', { class: 'psi-empty' }, NO_REQUESTS_YET)
+  // The hint is on the line below the row, not in the session field: in the field it
+  // made the field taller than its neighbours, and the row put the Status filter lower.
+  const notes = el(
+    'div',
+    { class: 'psi-notes' },
+    el(
+      'span',
+      { id: `psi-session-hint-${uid}`, class: 'psi-hint' },
+      'Empty for the default one, a session id, or a session key (sandbox-free-key.alice).',
+    ),
+  )
   const form = el(
     'form',
     { class: 'psi-controls' },
     el(
       'div',
-      { class: 'psi-field' },
-      el('label', { for: sessionInput.id }, 'Session'),
-      sessionInput,
+      { class: 'psi-row' },
       el(
-        'span',
-        { id: `psi-session-hint-${uid}`, class: 'psi-hint' },
-        'Empty for the default one, a session id, or a session key (sandbox-free-key.alice).',
+        'div',
+        { class: 'psi-field' },
+        el('label', { for: sessionInput.id }, 'Session'),
+        sessionInput,
+      ),
+      el('button', { type: 'submit' }, 'Show session'),
+      el(
+        'div',
+        { class: 'psi-field' },
+        el('label', { for: filter.id }, 'Status'),
+        filter,
       ),
     ),
-    el('button', { type: 'submit' }, 'Show session'),
-    el('div', { class: 'psi-field' }, el('label', { for: filter.id }, 'Status'), filter),
+    notes,
   )
   const heading = el(
     options.headingLevel === 2 ? 'h2' : 'h1',
     { class: 'psi-title' },
     'Request inspector',
   )
-  return { sessionInput, filter, status, list, empty, form, heading }
+  return { sessionInput, filter, status, list, empty, form, notes, heading }
 }
 
 /** The controls' events: a session asked for, a filter chosen, a curl copied, downloads. */
@@ -187,7 +205,7 @@ function listen(live: LiveJournal, source: InspectorSource): void {
   const { download } = source
   if (download)
     addDownloads(
-      form,
+      live.parts.notes,
       download.bind(source),
       () => live.session,
       status,

@@ -1,5 +1,6 @@
-import { wrongBaseUrl } from './base-url.js'
+import { firstRequest } from './first-request.js'
 import type { CheckResult } from './judge.js'
+import type { Seen } from './probe.js'
 import {
   authChecks,
   everyAnswerChecks,
@@ -106,9 +107,9 @@ export async function checkDeployment(
       options.onResult?.(result)
     },
   }
-  const wrongBase = await wrongBaseUrl(run, options.baseUrl)
-  if (wrongBase) context.report(wrongBase)
-  else await allChecks(context, options)
+  const start = await firstRequest(run, options.baseUrl)
+  if (start.wrong) context.report(start.wrong)
+  else await allChecks(context, options, start.first)
   const count = (status: CheckResult['status']) =>
     results.filter((result) => result.status === status).length
   const failures = results.filter((result) => result.status === 'failed')
@@ -129,17 +130,23 @@ export async function checkDeployment(
 }
 
 /** The checks, in order: list, get, the 401 kinds, writes, every answer's headers, rate limits. */
-async function allChecks(context: CheckContext, options: CheckDeploymentOptions) {
+async function allChecks(
+  context: CheckContext,
+  options: CheckDeploymentOptions,
+  /** The answer to the first request (listPets with the key), sent already. */
+  first: Seen,
+) {
   const { run } = context
-  const pets = await listChecks(context, () => {
+  const onPlan = () => {
     const requests =
       READ_REQUESTS +
       (options.writes ? WRITE_REQUESTS : 0) +
       (options.rateLimits ? SPEND_AT_MOST + 3 : 0)
     options.onPlan?.({ requests, ...(run.rate ?? {}) })
-  })
-  const first = pets.find((pet) => Number.isSafeInteger(pet.id))?.id as number | undefined
-  await getChecks(context, first)
+  }
+  const pets = await listChecks(context, onPlan, first)
+  const id = pets.find((pet) => Number.isSafeInteger(pet.id))?.id as number | undefined
+  await getChecks(context, id)
   await authChecks(context)
   if (options.writes) await writeChecks(context, new Date())
   everyAnswerChecks(context)

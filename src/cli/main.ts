@@ -1,7 +1,7 @@
 import yargs, { type Argv } from 'yargs'
 import { SandboxError } from '../core/common/errors.js'
 import { packageAssets } from '../express/package-assets.js'
-import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error.js'
+import { CliError, EXIT_CODES_HELP, EXIT_FAILURE, EXIT_USAGE } from './cli-error.js'
 import { createPaint } from './colors.js'
 import {
   CHECK_OPTIONS,
@@ -25,6 +25,13 @@ const HELP_HINT = 'Run petstore-sandbox --help to see every option.'
  * @see docs/server.md
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // A reader that stops early (`check ... | head`) closes the pipe: what is written after
+  // goes nowhere, quietly, and the run ends as it would have (its exit code too), never
+  // with a stack trace of EPIPE.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error
+    })
   try {
     await parse(argv)
   } catch (error) {
@@ -89,7 +96,8 @@ async function parse(argv: string[]) {
     .command(
       'scenarios',
       'List the scenarios with their descriptions',
-      (builder) => builder.options((command = SCENARIOS_OPTIONS)),
+      (builder) =>
+        builder.options((command = SCENARIOS_OPTIONS)).epilogue(EXIT_CODES_HELP),
       async ({ scenario }) => {
         const { listScenarios } = await import('./list-scenarios.js')
         process.stdout.write(`${listScenarios(scenario, createPaint(process.stdout))}\n`)
@@ -105,6 +113,7 @@ async function parse(argv: string[]) {
             describe: 'The base address of the API, ending in /v1',
           })
           .options((command = CHECK_OPTIONS))
+          .epilogue(EXIT_CODES_HELP)
           .example(
             '$0 check https://staging.example.com/v1 --key "$PETSTORE_SANDBOX_CHECK_KEY"',
             'Read-only checks; exit 1 when one fails',
@@ -119,6 +128,8 @@ async function parse(argv: string[]) {
       },
     )
     .strict()
+    // The top level's epilogue shows only in its own --help: each command repeats it.
+    .epilogue(EXIT_CODES_HELP)
     .version(version)
     .alias('version', 'v')
     .help()

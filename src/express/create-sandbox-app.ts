@@ -26,6 +26,7 @@ import {
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
 import { writeOwedCorsHeaders } from './api-cors-headers.js'
+import { FAVICON_PATHS, serveFavicon } from './favicon.js'
 import { renderLandingPage } from './landing-page.js'
 import { serveApiDocument, serveControlDocument } from './openapi-documents.js'
 import { packageAssets } from './package-assets.js'
@@ -57,7 +58,7 @@ export type SandboxApp = Express & {
 }
 
 const ROUTES =
-  'the API under /v1, the control API under /__sandbox, this overview at /, the OpenAPI documents at /openapi.json (the API) and /__sandbox/openapi.json (the control API), the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
+  'the API under /v1, the control API under /__sandbox, this overview at /, its icon at /favicon.svg, the OpenAPI documents at /openapi.json (the API) and /__sandbox/openapi.json (the control API), the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
 
 /**
  * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
@@ -137,6 +138,7 @@ export function buildSandboxApp(
   app.use(refusePageMethods(assets))
   app.get('/', landingPage(sandbox, access.controlToken, assets))
   app.get('/openapi.json', serveApiDocument)
+  app.get([...FAVICON_PATHS], serveFavicon)
   servePages(app, assets)
   answerTheRest(app, adapter)
 

@@ -46,6 +46,7 @@ export function renderLandingPage(state: SandboxState, info: LandingPageInfo): s
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-sandbox</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>
 :root { color-scheme: light dark; --muted: #6b7280; --line: #d1d5db; --accent: #0f766e; }
 body { font: 16px/1.5 system-ui, sans-serif; max-width: 58rem; margin: 2rem auto; padding: 0 1rem; }

@@ -9,9 +9,10 @@ export const PAGE_ALLOW = 'GET, HEAD'
 
 /**
  * Refuses a method other than GET and HEAD on a page of the standalone server (`/`,
- * `/openapi.json`, and the built folders `/demo/`, `/docs/`, `/inspector/`) with 405
- * `method_not_allowed` and `Allow: GET, HEAD`, as the API answers a method a path does
- * not take (`POST /` was a 404). Mounted after the sandbox's middleware, so `/v1` and
+ * `/openapi.json`, the icon at `/favicon.svg` and `/favicon.ico`, and the built folders
+ * `/demo/`, `/docs/`, `/inspector/`) with 405 `method_not_allowed` and
+ * `Allow: GET, HEAD`, as the API answers a method a path does not take (`POST /` was a
+ * 404). Mounted after the sandbox's middleware, so `/v1` and
  * `/__sandbox` are answered by the core; CORS preflights are answered before it.
  * Express routes case-insensitively and without strict trailing slashes: so does this.
  */
@@ -22,7 +23,7 @@ export function refusePageMethods(assets: PackageAssets) {
     assets.inspectorDir && 'inspector',
   ].filter(Boolean)
   const pages = new RegExp(
-    `^/(?:openapi\\.json/?${folders.map((name) => `|${name}(?:/.*)?`).join('')})?$`,
+    `^/(?:openapi\\.json/?|favicon\\.(?:svg|ico)/?${folders.map((name) => `|${name}(?:/.*)?`).join('')})?$`,
     'i',
   )
   return (req: Request, res: Response, next: NextFunction) => {

@@ -268,6 +268,57 @@ describe('the demo on the service worker (?mode=worker)', () => {
     expect(await panel.count()).toBe(0)
   })
 
+  test('after a ban, the banner says the key is banned, until when, and what to do', async () => {
+    // Another client of the same key ignores the 429's Retry-After until the key is banned.
+    const codes = await page.evaluate(async () => {
+      const put = await fetch('/__sandbox/scenario', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'rate-limited' }),
+      })
+      const seen = [String(put.status)]
+      for (
+        let sent = 0;
+        sent < 20 && !seen.includes('api_key_temporarily_banned');
+        sent++
+      ) {
+        const response = await fetch('/v1/pets?limit=1', {
+          headers: { authorization: 'Bearer sandbox-free-key' },
+        })
+        seen.push(((await response.json()) as { code?: string }).code ?? '200')
+      }
+      return seen
+    })
+    expect(codes[0]).toBe('200')
+    expect(codes).toContain('api_key_temporarily_banned')
+    expect(await page.locator('#api-key').inputValue()).toBe(KEY)
+    await page.click('#load')
+    const banner = page.locator('#rate-limit-banner')
+    await expect
+      .poll(() => banner.getAttribute('data-code'), { timeout: 10_000 })
+      .toBe('api_key_temporarily_banned')
+    const seconds = Number(await banner.getAttribute('data-retry-after'))
+    expect(seconds).toBeGreaterThan(0)
+    expect(await page.locator('#rate-limit-title').innerText()).toBe(
+      'API key temporarily banned',
+    )
+    const message = await page.locator('#rate-limit-message').innerText()
+    expect(message).toMatch(
+      new RegExp(
+        `^429 api_key_temporarily_banned The key ${KEY} is banned until about \\d\\d:\\d\\d:\\d\\d UTC \\(${seconds} s, Retry-After\\)`,
+      ),
+    )
+    expect(message).toContain('Reset lifts the ban at once')
+    // Not the warning of a 429 before the ban: the ban is here already.
+    expect(message).not.toContain('counts towards a temporary ban')
+    expect(await page.locator('#load').isDisabled()).toBe(true)
+
+    // Reset lifts it: the default scenario, the page usable again.
+    await page.click('#reset')
+    await page.waitForSelector('#rate-limit-banner', { state: 'hidden' })
+    await expect.poll(() => page.locator('#last-status').innerText()).toBe('200 OK')
+  })
+
   test('after everything, the static server still never saw /v1 or the control API', () => {
     const seen = static_?.paths ?? []
     expect(seen).toContain('/mockServiceWorker.js')

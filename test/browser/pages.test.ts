@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -44,6 +45,30 @@ async function seriousViolations(page: Page) {
         .map((node) => ({ target: node.target, summary: node.failureSummary })),
     }))
 }
+
+/**
+ * Whether `label` sits beside `control` on one row, before it: their boxes share a line
+ * (each one's vertical middle within the other) and the label ends where the control starts.
+ */
+async function onOneRow(page: Page, label: string, control: string) {
+  const [a, b] = await Promise.all([
+    page.locator(label).boundingBox(),
+    page.locator(control).boundingBox(),
+  ])
+  if (!a || !b) return `${!a ? label : control} is not shown`
+  const middle = (box: typeof a) => box.y + box.height / 2
+  const within = (y: number, box: typeof a) => y >= box.y && y <= box.y + box.height
+  if (!within(middle(a), b) || !within(middle(b), a))
+    return `${label} (y ${a.y}-${a.y + a.height}) and ${control} (y ${b.y}-${b.y + b.height}) are on different rows`
+  if (a.x + a.width > b.x) return `${label} does not come before ${control}`
+  return 'one row'
+}
+
+/**
+ * For a test that loads several pages, /docs/ among them (1.7 MB of Swagger UI to compile
+ * each time): about 20 s on a 2-core machine under load, against the 20 s default.
+ */
+const PAGE_LOADS_TIMEOUT = 60_000
 
 let browser: Browser
 let app: Awaited<ReturnType<typeof startApp>>
@@ -117,10 +142,43 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       .toBeGreaterThan(5)
   })
 
-  test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
-    await docs.selectOption('#demo-key', 'sandbox-pro-key')
+  test("/docs/'s key bar keeps each label beside its picker, at any width", async () => {
+    try {
+      for (const width of [1280, 1024, 800, 600, 400]) {
+        await docs.setViewportSize({ width, height: 900 })
+        for (const id of ['openapi-document', 'demo-key']) {
+          expect(
+            await onOneRow(docs, `label[for="${id}"]`, `#${id}`),
+            `${id} at ${width}px`,
+          ).toBe('one row')
+        }
+        // Nothing sticks out of the bar (a picker too wide for a narrow window shrinks).
+        const bar = await docs.locator('.sandbox-key').boundingBox()
+        const key = await docs.locator('#demo-key').boundingBox()
+        expect(key!.x + key!.width, `#demo-key at ${width}px`).toBeLessThanOrEqual(
+          bar!.x + bar!.width,
+        )
+      }
+    } finally {
+      await docs.setViewportSize({ width: 1280, height: 900 })
+    }
+  })
+
+  test('"Try it out" starts off, as in every Swagger UI: the first click on it opens the form', async () => {
     const operation = docs.locator('#operations-Pets-listPets')
     await operation.locator('.opblock-summary-control').click()
+    const button = operation.locator('button.try-out__btn')
+    expect((await button.textContent())?.trim()).toBe('Try it out')
+    expect(await operation.locator('button.execute').count()).toBe(0)
+    await button.click()
+    await expect.poll(() => operation.locator('button.execute').count()).toBe(1)
+    expect((await button.textContent())?.trim()).toBe('Cancel')
+  })
+
+  test('"Try it out" on listPets with a demo key answers 200 with the rate-limit headers', async () => {
+    await docs.selectOption('#demo-key', 'sandbox-pro-key')
+    // Opened, with its form on, by the test before.
+    const operation = docs.locator('#operations-Pets-listPets')
     await operation.locator('tr[data-param-name="limit"] input').fill('3')
     await operation.locator('button.execute').click()
     const live = operation.locator('.live-responses-table')
@@ -147,52 +205,69 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await seriousViolations(docs)).toEqual([])
   })
 
-  test("/docs/'s picker switches to the control API's document, whose server is this server's root", async () => {
-    const page = await context.newPage()
-    try {
-      await page.goto(`${app.origin}/docs/`)
-      await page.waitForSelector('body[data-ready="true"]')
-      await page.selectOption('#openapi-document', 'control')
-      // GET /__sandbox/clock: the later tests read the journal, which a reset would empty.
-      const clock = page.locator('#operations-Sandbox-getClock')
-      await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
-      expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
-      expect(new URL(page.url()).searchParams.get('document')).toBe('control')
-      await expect
-        .poll(() => page.locator('.servers select option').first().textContent(), {
-          timeout: 10_000,
-        })
-        .toMatch(new RegExp(`^${app.origin} - `))
-      // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
-      await clock.locator('.opblock-summary-control').click()
-      await clock.locator('button.execute').click()
-      await expect
-        .poll(
-          () =>
-            clock
-              .locator('.live-responses-table tbody .response-col_status')
-              .first()
-              .textContent(),
-          { timeout: 10_000 },
+  test(
+    "/docs/'s picker switches to the control API's document, whose server is this server's root",
+    async () => {
+      const page = await context.newPage()
+      try {
+        await page.goto(`${app.origin}/docs/`)
+        await page.waitForSelector('body[data-ready="true"]')
+        await page.selectOption('#openapi-document', 'control')
+        // GET /__sandbox/clock: the later tests read the journal, which a reset would empty.
+        const clock = page.locator('#operations-Sandbox-getClock')
+        await expect.poll(() => clock.isVisible(), { timeout: 10_000 }).toBe(true)
+        expect(await page.locator('#operations-Pets-listPets').count()).toBe(0)
+        expect(new URL(page.url()).searchParams.get('document')).toBe('control')
+        // The control API takes no key: no key picker, a note that says so instead.
+        expect(await page.locator('#demo-key').isVisible()).toBe(false)
+        expect(await page.locator('label[for="demo-key"]').isVisible()).toBe(false)
+        expect(await page.locator('.sandbox-key').innerText()).toContain(
+          'The control API takes no API key',
         )
-        .toContain('200')
-      expect(await clock.locator('.request-url pre').textContent()).toBe(
-        `${app.origin}/__sandbox/clock`,
-      )
-      expect(await seriousViolations(page)).toEqual([])
-      // A reload keeps the choice; switching back shows the API again.
-      await page.reload()
-      await page.waitForSelector('body[data-ready="true"]')
-      expect(await page.locator('#openapi-document').inputValue()).toBe('control')
-      await page.waitForSelector('#operations-Sandbox-resetSandbox')
-      await page.selectOption('#openapi-document', 'api')
-      await page.waitForSelector('#operations-Pets-listPets')
-      expect(new URL(page.url()).searchParams.has('document')).toBe(false)
-      expect(await seriousViolations(page)).toEqual([])
-    } finally {
-      await page.close()
-    }
-  })
+        expect(await page.locator('.sandbox-key').innerText()).not.toContain('Bearer')
+        await expect
+          .poll(() => page.locator('.servers select option').first().textContent(), {
+            timeout: 10_000,
+          })
+          .toMatch(new RegExp(`^${app.origin} - `))
+        // "Try it out" calls /__sandbox/clock on this server, not /v1/__sandbox/clock.
+        await clock.locator('.opblock-summary-control').click()
+        await clock.locator('button.try-out__btn').click()
+        await clock.locator('button.execute').click()
+        await expect
+          .poll(
+            () =>
+              clock
+                .locator('.live-responses-table tbody .response-col_status')
+                .first()
+                .textContent(),
+            { timeout: 10_000 },
+          )
+          .toContain('200')
+        expect(await clock.locator('.request-url pre').textContent()).toBe(
+          `${app.origin}/__sandbox/clock`,
+        )
+        expect(await seriousViolations(page)).toEqual([])
+        // A reload keeps the choice; switching back shows the API again.
+        await page.reload()
+        await page.waitForSelector('body[data-ready="true"]')
+        expect(await page.locator('#openapi-document').inputValue()).toBe('control')
+        await page.waitForSelector('#operations-Sandbox-resetSandbox')
+        expect(await page.locator('#demo-key').isVisible()).toBe(false)
+        await page.selectOption('#openapi-document', 'api')
+        await page.waitForSelector('#operations-Pets-listPets')
+        expect(await page.locator('#demo-key').isVisible()).toBe(true)
+        expect(await page.locator('.sandbox-key').innerText()).not.toContain(
+          'The control API takes no API key',
+        )
+        expect(new URL(page.url()).searchParams.has('document')).toBe(false)
+        expect(await seriousViolations(page)).toEqual([])
+      } finally {
+        await page.close()
+      }
+    },
+    PAGE_LOADS_TIMEOUT,
+  )
 
   test('/docs/ lists every operation before Swagger UI renders, and without it', async () => {
     type Document = {
@@ -264,6 +339,7 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await missing.innerText()).toContain('What to do: Missing key')
     const getPet = docs.locator('#operations-Pets-getPet')
     await getPet.locator('.opblock-summary-control').click()
+    await getPet.locator('button.try-out__btn').click()
     await getPet.locator('tr[data-param-name="petId"] input').fill('1')
     await getPet.locator('button.execute').click()
     const deprecated = inspector.locator('.psi-entry', { hasText: '/v1/pets/1' })
@@ -276,6 +352,55 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
     expect(await inspector.locator('.psi-entry .psi-path').first().textContent()).toBe(
       '/v1/pets/1',
     )
+  })
+
+  test("/inspector/'s Status filter sits beside the Session field, on its row", async () => {
+    try {
+      for (const width of [1280, 900]) {
+        await inspector.setViewportSize({ width, height: 900 })
+        const box = async (selector: string) => {
+          const found = await inspector.locator(selector).boundingBox()
+          if (!found) throw new Error(`${selector} is not shown at ${width}px`)
+          return found
+        }
+        const session = await box('input[name="session"]')
+        const button = await box('.psi-controls button[type="submit"]')
+        const filter = await box('select[name="status"]')
+        // One row: the three controls end on one line (a select's box is a pixel or two
+        // taller than an input's), left to right.
+        const bottom = (found: typeof session) => found.y + found.height
+        for (const [name, found] of [
+          ['Show session', button],
+          ['Status', filter],
+        ] as const) {
+          expect(
+            Math.abs(bottom(found) - bottom(session)),
+            `${name} at ${width}px: ${bottom(found)} against ${bottom(session)}`,
+          ).toBeLessThanOrEqual(3)
+        }
+        expect(session.x + session.width).toBeLessThan(button.x)
+        expect(button.x + button.width).toBeLessThan(filter.x)
+        // Their labels too.
+        const labels = inspector.locator('.psi-controls label')
+        const tops = await labels.evaluateAll((found) =>
+          found.map((label) => Math.round(label.getBoundingClientRect().top)),
+        )
+        expect(Math.abs(tops[0]! - tops[1]!), `labels at ${width}px`).toBeLessThanOrEqual(
+          3,
+        )
+        // The session field's hint under it, not between the rows.
+        const hint = await box('.psi-notes .psi-hint')
+        expect(hint.y).toBeGreaterThanOrEqual(bottom(filter))
+      }
+    } finally {
+      await inspector.setViewportSize({ width: 1280, height: 900 })
+    }
+  })
+
+  test('screenshot of /inspector/ with its first requests', async () => {
+    mkdirSync(outDir, { recursive: true })
+    await inspector.evaluate(() => window.scrollTo(0, 0))
+    await inspector.screenshot({ path: join(outDir, 'inspector.png') })
   })
 
   test('filters by status, copies a request as curl, and is usable from the keyboard', async () => {
@@ -468,7 +593,8 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
 
   test('screenshots of both pages', async () => {
     mkdirSync(outDir, { recursive: true })
-    await inspector.screenshot({ path: join(outDir, 'inspector.png') })
+    // The Report view's finding opened its request (the test before): docs/report-card.md.
+    await inspector.screenshot({ path: join(outDir, 'inspector-report.png') })
     // listPets with its answer: the 200 and its rate-limit headers.
     await docs.evaluate(() => {
       const top = document.querySelector(
@@ -477,7 +603,68 @@ describe('/docs/ and /inspector/ on the standalone server', () => {
       window.scrollTo(0, (top?.getBoundingClientRect().top ?? 0) + window.scrollY - 120)
     })
     await docs.screenshot({ path: join(outDir, 'docs.png') })
+    // The key bar: each label beside its picker.
+    await docs.evaluate(() => window.scrollTo(0, 0))
+    const bar = await docs.locator('.sandbox-key').boundingBox()
+    await docs.screenshot({
+      path: join(outDir, 'docs-key-bar.png'),
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bar!.y + bar!.height + 16) },
+    })
   })
+
+  test(
+    'every page has its icon: no page logs a failed request for one',
+    async () => {
+      // What the server answered to the browser's icon requests (not a page's own requests).
+      const icons: string[] = []
+      const seen = (req: IncomingMessage, res: ServerResponse) => {
+        if (/^\/favicon\./.test(req.url ?? ''))
+          res.on('finish', () => icons.push(`${res.statusCode} ${req.url}`))
+      }
+      app.server.on('request', seen)
+      try {
+        for (const [path, icon] of [
+          ['/', '/favicon.svg'],
+          ['/docs/', '/favicon.svg'],
+          ['/inspector/', '/favicon.svg'],
+          // Also served by static servers: its icon is inline, no request at all.
+          ['/demo/', 'data:'],
+        ] as const) {
+          icons.length = 0
+          const page = await context.newPage()
+          const errors: string[] = []
+          page.on('console', (message) => {
+            if (message.type() === 'error') errors.push(message.text())
+          })
+          try {
+            await page.goto(`${app.origin}${path}`)
+            const links = await page
+              .locator('link[rel="icon"]')
+              .evaluateAll((found) => found.map((link) => link.getAttribute('href')))
+            if (icon === 'data:') {
+              expect(links, path).toEqual([
+                expect.stringMatching(/^data:image\/svg\+xml,/),
+              ])
+              expect(icons, path).toEqual([])
+            } else {
+              expect(links, path).toEqual([icon])
+              // The browser asks for it after the load: wait for the server's answer.
+              await expect
+                .poll(() => icons.length, { timeout: 10_000 })
+                .toBeGreaterThan(0)
+              expect(icons, path).toEqual([`200 ${icon}`])
+            }
+            expect(errors, path).toEqual([])
+          } finally {
+            await page.close()
+          }
+        }
+      } finally {
+        app.server.off('request', seen)
+      }
+    },
+    PAGE_LOADS_TIMEOUT,
+  )
 
   test('both pages loaded nothing from another host and broke no CSP rule', () => {
     const foreign = requested.filter(

@@ -143,3 +143,21 @@ test('command-line mistakes exit 2 with one line; --help lists the command', asy
   ])
     expect(checkHelp.stdout()).toContain(flag)
 })
+
+test('a reader that stops early (| head -n 1): the run goes on to its exit code, no EPIPE stack trace', async () => {
+  const { api } = await startServer()
+  // Paced, so that lines are written after head has gone.
+  const cli = await runCli(
+    ['check', api, '--key', 'sandbox-enterprise-key', '--pace', '50'],
+    {
+      pipeTo: 'head -n 1',
+    },
+  )
+  const { code } = await cli.exited
+  expect(cli.stdout()).toMatch(
+    /^Checking http:\/\/127\.0\.0\.1:\d+\/v1 with the key sand…/,
+  )
+  expect(cli.stdout().trimEnd().split('\n')).toHaveLength(1)
+  expect(cli.stderr()).toBe('')
+  expect(code).toBe(0)
+})

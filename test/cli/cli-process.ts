@@ -72,16 +72,26 @@ export function removeCliBuild() {
  */
 export async function runCli(
   args: string[],
-  options: { cwd?: string; fileSizeLimitKb?: number } = {},
+  /**
+   * `fileSizeLimitKb`: run under `ulimit -f`; `pipeTo`: its output piped into a shell
+   * command (`head -n 1`), the exit code still the CLI's.
+   */
+  options: { cwd?: string; fileSizeLimitKb?: number; pipeTo?: string } = {},
 ): Promise<CliProcess> {
+  const { fileSizeLimitKb, pipeTo } = options
   const command: [string, string[]] =
-    options.fileSizeLimitKb === undefined
+    fileSizeLimitKb === undefined && pipeTo === undefined
       ? [process.execPath, [await cliRunner(), ...args]]
       : [
           'bash',
           [
             '-c',
-            `ulimit -f ${options.fileSizeLimitKb} && exec "$0" "$@"`,
+            [
+              fileSizeLimitKb === undefined ? '' : `ulimit -f ${fileSizeLimitKb} && `,
+              pipeTo === undefined
+                ? 'exec "$0" "$@"'
+                : `"$0" "$@" | ${pipeTo}; exit \${PIPESTATUS[0]}`,
+            ].join(''),
             process.execPath,
             await cliRunner(),
             ...args,

@@ -65,10 +65,10 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     ['rate-limit', 'rate-limited'],
     ['expired', 'expired-key'],
   ])(
-    'an unknown scenario name %j suggests %j and lists the known ones',
+    'an unknown scenario name %j is a wrong command line (exit 2), suggests %j and lists the known ones',
     async (typed, meant) => {
       const { code, lines } = await fails(['--scenario', typed, '--port', '0'])
-      expect(code).toBe(1)
+      expect(code).toBe(2)
       expect(lines).toHaveLength(1)
       expect(lines[0]).toContain(`Unknown scenario "${typed}". Did you mean ${meant}?`)
       for (const name of SCENARIO_NAMES) expect(lines[0]).toContain(name)
@@ -78,7 +78,7 @@ describe('a wrong command line is one line naming the problem and the fix, and a
 
   test('a scenario name close to none suggests nothing', async () => {
     const { code, lines } = await fails(['--scenario', 'chaos', '--port', '0'])
-    expect(code).toBe(1)
+    expect(code).toBe(2)
     expect(lines[0]).toMatch(
       /^petstore-sandbox: Unknown scenario "chaos"\. The scenarios are /,
     )
@@ -89,7 +89,7 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     writeFileSync(join(folder, 'flaky'), '{}')
     try {
       const cli = await runCli(['--scenario', 'flaky', '--port', '0'], { cwd: folder })
-      expect((await cli.exited).code).toBe(1)
+      expect((await cli.exited).code).toBe(2)
       expect(cli.stderr()).toMatch(
         /Unknown scenario "flaky"\..* give its path: --scenario \.\/flaky\./,
       )
@@ -98,7 +98,20 @@ describe('a wrong command line is one line naming the problem and the fix, and a
     }
   })
 
-  test('a scenario file with a mistake names the file, the field and what is allowed', async () => {
+  test('a scenario file that is not there is a failure at run time (exit 1) naming the file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    const file = join(folder, 'gone.json')
+    try {
+      const { code, lines } = await fails(['--scenario', file, '--port', '0'])
+      expect(code).toBe(1)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain(file)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
+  test('a scenario file with a mistake names the file, the field and what is allowed (exit 1)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
     const file = join(folder, 'broken.json')
     writeFileSync(
@@ -122,6 +135,22 @@ test('--version prints the package version', async () => {
   expect((await cli.exited).code).toBe(0)
   expect(cli.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/)
 })
+
+test.each([[['--help']], [['scenarios', '--help']], [['check', '--help']]])(
+  '%j states the exit codes: 2 for a wrong command line, 1 for a failure at run time',
+  async (args) => {
+    const cli = await runCli(args)
+    expect((await cli.exited).code).toBe(0)
+    const help = cli.stdout().replace(/\s+/g, ' ')
+    expect(help).toMatch(
+      /Exit codes: 0 .*; 1 .*failure at run time.*; 2 .*wrong command line/,
+    )
+    expect(help).toMatch(
+      /wrong command line \(an unknown command, option or scenario name/,
+    )
+    expect(help.match(/Exit codes:/g)).toHaveLength(1)
+  },
+)
 
 test('--help lists every flag', async () => {
   const cli = await runCli(['--help'])

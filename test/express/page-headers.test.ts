@@ -48,6 +48,8 @@ describe('every page refuses to be framed by another origin', () => {
     ['/inspector/', 200],
     ['/inspector/?session=alice', 200],
     ['/inspector', 301],
+    ['/favicon.svg', 200],
+    ['/favicon.ico', 200],
   ])('%s (%i)', async (path, status) => {
     const response = await get(path)
     expect(response.status).toBe(status)
@@ -130,5 +132,50 @@ describe('/demo/', () => {
     expect(response.headers.get('location')).toBe(
       '/demo/?mode=server&api=http%3A%2F%2F127.0.0.1%3A4011',
     )
+  })
+})
+
+describe('the icon', () => {
+  test.each(['/favicon.svg', '/favicon.ico'])(
+    "%s is the SVG every page links, under the pages' policy",
+    async (path) => {
+      const response = await get(path)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('image/svg+xml')
+      const policy = directives(response.headers.get('content-security-policy'))
+      expect(policy.get('default-src')).toEqual(["'none'"])
+      expect(policy.get('script-src')).toEqual(["'self'"])
+      const svg = await response.text()
+      expect(svg).toMatch(
+        /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/,
+      )
+      expect(svg).not.toMatch(/<script|\son[a-z]+=/i)
+    },
+  )
+
+  test('every page links it, so no browser asks for a missing /favicon.ico', async () => {
+    const icon = await (await get('/favicon.svg')).text()
+    for (const path of ['/', '/docs/', '/inspector/']) {
+      const html = await (await get(path)).text()
+      expect(html, path).toContain(
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+      )
+    }
+    // The demo is also served by static servers: it carries the same icon inline.
+    const demo = await (await get('/demo/')).text()
+    const inline = /<link\s+rel="icon"\s+href="data:image\/svg\+xml,([^"]+)"/.exec(
+      demo,
+    )?.[1]
+    expect(inline && decodeURIComponent(inline)).toBe(icon)
+  })
+
+  test('takes GET and HEAD only, as every page', async () => {
+    const head = await fetch(`${app.origin}/favicon.ico`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+    const post = await fetch(`${app.origin}/favicon.ico`, { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.get('allow')).toBe('GET, HEAD')
+    expect(await post.json()).toMatchObject({ code: 'method_not_allowed', status: 405 })
   })
 })

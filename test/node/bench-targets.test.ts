@@ -36,7 +36,10 @@ interface ReportModule {
   renderMarkdown(results: unknown, targets: Target[], comparison?: unknown): string
 }
 interface InstructionsModule {
-  parseArguments(argv: string[], chosen?: string): { specs: string[]; names: string[] }
+  parseArguments(
+    argv: string[],
+    chosen?: string,
+  ): { specs: string[]; names: string[]; nodeFlags: string[] }
 }
 interface ServersModule {
   answers(spec: string, name: string): boolean
@@ -179,15 +182,24 @@ test('instructions-per-request.js counts every request a server answers unless -
   expect(parseArguments([], undefined)).toEqual({
     specs: ['floor', 'sandbox'],
     names: ['list', 'get', 'post'],
+    nodeFlags: [],
   })
   expect(parseArguments(['--request', 'post', 'bare', 'sandbox'], undefined)).toEqual({
     specs: ['bare', 'sandbox'],
     names: ['post'],
+    nodeFlags: [],
+  })
+  // --steady: every server's Node gets V8's flags for a count that moves less with load.
+  expect(parseArguments(['--steady', 'floor', 'sandbox'], undefined)).toEqual({
+    specs: ['floor', 'sandbox'],
+    names: ['list', 'get', 'post'],
+    nodeFlags: ['--predictable', '--no-memory-reducer'],
   })
   expect(parseArguments(['--request=list,get'], undefined).names).toEqual(['list', 'get'])
   expect(parseArguments(['sandbox'], 'get')).toEqual({
     specs: ['sandbox'],
     names: ['get'],
+    nodeFlags: [],
   })
   expect(() => parseArguments(['--request', 'put'], undefined)).toThrow(
     '--request put: a request is list, get or post',

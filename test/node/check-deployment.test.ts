@@ -337,7 +337,7 @@ test('pacing by the headers: never more than half of a window, then waits for it
   expect(report.summary.requests).toBe(12)
 })
 
-test('a base URL without /v1 (the server root): one failure line naming the base URL to give, and the run stops there', async () => {
+test('a base URL without /v1 (the server root), or a key the server refuses: one failure line saying what to give, and the run stops there', async () => {
   const app = await startApp({ seed: 42 })
   stops.push(app.close)
   for (const root of [app.origin, `${app.origin}/`]) {
@@ -356,6 +356,22 @@ test('a base URL without /v1 (the server root): one failure line naming the base
     ])
     expect(report.summary.requests).toBe(2)
   }
+  // A key the server refuses: one line, the 401 it got, what to give.
+  const refused = await checkDeployment({
+    baseUrl: `${app.origin}/v1`,
+    key: 'no-such-key',
+    timeoutMs: 10_000,
+  })
+  expect(refused.results).toEqual([
+    expect.objectContaining({
+      name: 'the key is accepted',
+      status: 'failed',
+      seen: expect.stringMatching(
+        /^401, \{"code":"invalid_api_key".*give one with --key or PETSTORE_SANDBOX_CHECK_KEY/,
+      ),
+    }),
+  ])
+  expect(refused.summary.requests).toBe(1)
   // A base URL under which the API is not: the checks run and say what they saw.
   const elsewhere = await checkDeployment({
     baseUrl: `${app.origin}/api`,

@@ -91,7 +91,9 @@ export async function startApp({ origin, runtime }: AppOptions): Promise<void> {
       : 'Too many requests'
     el.bannerMessage.replaceChildren(
       h('span', { class: 'code' }, `${result.status} ${result.error.code}`),
-      ` Requests are paused for the ${seconds} s the API asked for (Retry-After): retrying sooner counts towards a temporary ban of the key.`,
+      banned
+        ? ` The key ${el.apiKey.value || 'sandbox-free-key'} is banned until about ${utcTime(until)} (${seconds} s, Retry-After): requests were sent with it while a 429 asked them to wait. Requests are paused until then; after it, wait the Retry-After of every 429 before retrying. In the sandbox, Reset lifts the ban at once.`
+        : ` Requests are paused for the ${seconds} s the API asked for (Retry-After): retrying sooner counts towards a temporary ban of the key.`,
     )
     el.retry.classList.add('hidden')
     setApiActionsEnabled(false)
@@ -332,9 +334,14 @@ export async function startApp({ origin, runtime }: AppOptions): Promise<void> {
   await loadPets()
 }
 
+/** `14:30:00 UTC`: a time as the page shows every time. */
+function utcTime(milliseconds: number) {
+  return `${new Date(milliseconds).toISOString().slice(11, 19)} UTC`
+}
+
 function describeHeader(name: string, value: string) {
   if (name === 'X-RateLimit-Reset' && /^\d+$/.test(value)) {
-    return `${value} (${new Date(Number(value) * 1000).toISOString().slice(11, 19)} UTC)`
+    return `${value} (${utcTime(Number(value) * 1000)})`
   }
   if (name === 'Retry-After' && /^\d+$/.test(value)) return `${value} s`
   return value

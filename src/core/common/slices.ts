@@ -22,10 +22,11 @@ export const SLICE_UNITS = 4096
 const nextTask: (callback: () => void) => unknown = realNextTask()
 
 function realNextTask(): (callback: () => void) => unknown {
-  // Used only where the runtime has it; browsers and workers take setTimeout below.
-  // eslint-disable-next-line no-restricted-properties
-  const setImmediate = globalThis.setImmediate as
-    typeof globalThis.setImmediate | undefined
+  // Used only where the runtime has it (the core's types know no Node); browsers and
+  // workers take setTimeout below.
+  const { setImmediate } = globalThis as {
+    setImmediate?: (callback: () => void) => unknown
+  }
   if (typeof setImmediate === 'function') return setImmediate.bind(globalThis)
   const setTimeout = globalThis.setTimeout.bind(globalThis)
   return (callback) => setTimeout(callback, 0)

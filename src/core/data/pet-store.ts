@@ -10,6 +10,7 @@ import {
   type PetCollection,
   type Seed,
 } from './pet-seed.js'
+import { WorldPets } from './world-pets.js'
 import { nextTurn } from '../common/slices.js'
 import { MAX_SAFE_ID, type NewPet, type Pet, type PetStatus } from '../common/schemas.js'
 import {
@@ -44,25 +45,7 @@ export interface PetStoreOptions {
 }
 
 const SETTLED: Promise<void> = Promise.resolve()
-/**
- * The seed of a store until its own is in place: read-only, and without `records` (a
- * create in a world whose seed failed makes its record apart), so it shares nothing.
- */
-const EMPTY_SEED: Seed = {
-  pets: [],
-  byId: new Map(),
-  nextId: 1,
-  isSeeded: () => false,
-  bytes: 0,
-}
 const noop = () => {}
-/**
- * Records a reset may look through, deleting created pets from a collection in place
- * (about 5 ms: @msw/data's `delete` looks its record up from the start, and one delete
- * in a collection of 100k pets took 30 ms); past it, the collection is made again (a
- * load) or dropped.
- */
-const RESET_IN_PLACE = 10_000
 
 /**
  * One world's pets: the shared seed plus the world's own changes, with @msw/data's
@@ -78,25 +61,19 @@ const RESET_IN_PLACE = 10_000
  * the seed's records and its own. A reset drops it and, when wanted, makes it again; a
  * reload or restore makes a new one. `db.pets` follows the world's collection of the
  * moment (guarded-collection.ts).
+ *
+ * The store decides when things happen (loads one after another, creates between them,
+ * the store's writes, the quota); what the world holds and how it is read is
+ * {@link WorldPets} (world-pets.ts).
  */
 export class PetStore implements PetData {
   readonly #options: PetStoreOptions
-  #seed: Seed = EMPTY_SEED
-  #pets: PetCollection | undefined
+  /** What it holds and how it reads it (world-pets.ts). */
+  readonly #held: WorldPets
   /** Whether its pets are used as a collection (then made again after a reset). */
   #wanted = false
   /** A load that makes the collection is queued. */
   #making = false
-  /** The pets it created on top of the seed (consecutive ids), while its pets are the seed plus these. */
-  #created: Map<number, Pet> | undefined
-  /**
-   * Every pet by id, once the collection is more than the seed plus its creates (changed
-   * through `db.pets`, reloaded, restored); rebuilt when stale.
-   */
-  #byId: Map<number, Pet> | undefined
-  #stale = false
-  #indexed = 0
-  #nextId = 1
   #createdCount = 0
   #released = false
   /** Pets inserted whose create the store has not confirmed yet: not listed nor served. */
@@ -105,15 +82,10 @@ export class PetStore implements PetData {
   #creating: Set<Promise<Pet>> | undefined
   #loads = 0
   #ready: Promise<void> = SETTLED
-  /**
-   * About the bytes of its pets' JSON in an export (petTextBytes of each), kept as pets
-   * come and go, and of how many pets: a change made through `db.pets` (a test's) is
-   * counted again at the next read.
-   */
-  #bytes = { bytes: 0, pets: 0, stale: false }
 
   constructor(options: PetStoreOptions) {
     this.#options = options
+    this.#held = new WorldPets(options.claims === true)
     const seed = options.seed()
     if (seed instanceof Promise) void this.#enqueue(async () => this.#useSeed(await seed))
     else this.#useSeed(seed)
@@ -121,7 +93,7 @@ export class PetStore implements PetData {
 
   /** The world's pets as an @msw/data collection, when it has one (see `want`). */
   get current(): PetCollection | undefined {
-    return this.#pets
+    return this.#held.collection
   }
 
   /**
@@ -130,11 +102,11 @@ export class PetStore implements PetData {
    */
   want(): Promise<void> {
     this.#wanted = true
-    if (this.#pets || this.#making) return this.#ready
+    if (this.#held.collection || this.#making) return this.#ready
     this.#making = true
     return this.#enqueue(async () => {
       this.#making = false
-      if (!this.#pets) await this.#makeCollection()
+      if (!this.#held.collection) await this.#held.makeCollection()
     })
   }
 
@@ -168,26 +140,15 @@ export class PetStore implements PetData {
 
   get(id: number): Pet | undefined {
     if (this.#unconfirmed?.has(id)) return undefined
-    if (this.#diverged()) return this.#index().get(id)
-    return this.#created?.get(id) ?? this.#seed.byId.get(id)
+    return this.#held.get(id)
   }
 
   list({ status, limit }: { status?: PetStatus; limit: number }): Pet[] {
-    const result: Pet[] = []
-    const hide = this.#unconfirmed !== undefined && this.#unconfirmed.size > 0
-    for (const source of this.#sources()) {
-      for (const pet of source) {
-        if (result.length >= limit) return result
-        if (status !== undefined && pet.status !== status) continue
-        if (hide && this.#unconfirmed?.has(pet.id)) continue
-        result.push(pet)
-      }
-    }
-    return result
+    return this.#held.list(status, limit, this.#unconfirmed)
   }
 
   count(): number {
-    return this.#pets?.count() ?? this.#seed.pets.length + (this.#created?.size ?? 0)
+    return this.#held.count()
   }
 
   /**
@@ -195,15 +156,7 @@ export class PetStore implements PetData {
    * export before building it): counted as pets come and go, not read pet by pet.
    */
   textBytes(): number {
-    const counted = this.#bytes
-    if (counted.stale || counted.pets !== this.count()) {
-      // Changed through `db.pets` (a test): counted again, once.
-      let bytes = 0
-      for (const source of this.#sources())
-        for (const pet of source) bytes += petTextBytes(pet)
-      this.#bytes = { bytes, pets: this.count(), stale: false }
-    }
-    return this.#bytes.bytes
+    return this.#held.textBytes()
   }
 
   /**
@@ -225,18 +178,12 @@ export class PetStore implements PetData {
 
   /** The pets that are not seeded ones, as plain objects. */
   created(): Pet[] {
-    const isSeeded = this.#seed.isSeeded
-    if (!this.#pets)
-      return [...(this.#created?.values() ?? [])].map((pet) => ({ ...pet }))
-    return this.#pets
-      .all()
-      .filter((pet) => !isSeeded(pet.id))
-      .map((pet) => ({ ...pet }))
+    return this.#held.created()
   }
 
   /** The pets as plain objects, in id order (for persistence and state). */
   snapshot(): Pet[] {
-    return this.#sources().flatMap((source) => [...source].map((pet) => ({ ...pet })))
+    return this.#held.snapshot()
   }
 
   /**
@@ -244,12 +191,7 @@ export class PetStore implements PetData {
    * records are frozen, and an update replaces one), to read and never change.
    */
   records(): Pet[] {
-    // A copy of a list, not flatMap: that copied 99,000 records one by one in 17 ms, and
-    // 20 exports asked at once took them all in one task.
-    const [first = [], ...more] = this.#sources()
-    const records = Array.isArray(first) ? (first as Pet[]).slice() : [...first]
-    for (const source of more) for (const pet of source) records.push(pet)
-    return records
+    return this.#held.records()
   }
 
   /**
@@ -260,11 +202,11 @@ export class PetStore implements PetData {
     const seed = this.#options.seed()
     if (!this.#options.persistence && !(seed instanceof Promise) && !this.#busy()) {
       this.#useSeed(seed)
-      return this.#wanted && !this.#pets ? this.want() : SETTLED
+      return this.#wanted && !this.#held.collection ? this.want() : SETTLED
     }
     return this.#enqueue(async () => {
       this.#useSeed(await seed)
-      if (this.#wanted && !this.#pets) await this.#makeCollection()
+      if (this.#wanted && !this.#held.collection) await this.#held.makeCollection()
       await this.#replaced('reset')
     })
   }
@@ -289,7 +231,7 @@ export class PetStore implements PetData {
         nextTurn,
         collection,
       )
-      this.#load(collection, records, seed.bytes + bytesOf(moved))
+      this.#held.load(collection, records, seed.bytes + bytesOf(moved))
       this.#countCreated(moved.length)
       await this.#replaced('reload')
     })
@@ -303,7 +245,7 @@ export class PetStore implements PetData {
    */
   importRefusal(pets: readonly Pet[], seeded = 0): string | undefined {
     return this.#options.quota.importRefusal(
-      createdAmong(this.#seed, pets),
+      createdAmong(this.#held.seed, pets),
       this.#createdCount,
       seeded,
     )
@@ -315,14 +257,14 @@ export class PetStore implements PetData {
    * so a second import checked before this one is in place sees them.
    */
   restore(pets: Pet[], { countNow = false } = {}): Promise<void> {
-    if (countNow) this.#countCreated(createdAmong(this.#seed, pets))
+    if (countNow) this.#countCreated(createdAmong(this.#held.seed, pets))
     return this.#enqueue(async () => {
       // The seed stays: restored pets with other ids were created by requests, so a
       // later reload of the fixtures keeps them.
       const collection = newPetCollection()
       const restored = await createRecords(assignIds(pets), nextTurn, collection)
-      this.#load(collection, restored, bytesOf(restored))
-      this.#countCreated(createdAmong(this.#seed, restored))
+      this.#held.load(collection, restored, bytesOf(restored))
+      this.#countCreated(createdAmong(this.#held.seed, restored))
       await this.#replaced('restore')
     })
   }
@@ -339,28 +281,24 @@ export class PetStore implements PetData {
   async #createNow(pet: NewPet): Promise<Pet> {
     // The id is taken before the first await, so concurrent creates get unique,
     // increasing ids and land in the collection in that order.
-    const pets = this.#pets
-    if (this.#diverged()) this.#index()
+    const held = this.#held
+    const { collection, seed } = held
+    held.prepareCreate()
     const refusal =
       this.#options.quota.refusal(this.#createdCount) ??
-      (this.#nextId > MAX_SAFE_ID
+      (held.nextId > MAX_SAFE_ID
         ? 'The ids of this world are used up (the next one would pass 2^53 - 1). Reset the sandbox (POST /__sandbox/reset) to start again from the seeded pets.'
         : undefined)
     if (refusal) throw new StorageFullError(refusal)
-    const id = this.#nextId++
+    const id = held.nextId++
     this.#countCreated(this.#createdCount + 1)
     const persistence = this.#options.persistence
     if (persistence) (this.#unconfirmed ??= new Set()).add(id)
     // Loads wait for creates under way, so the collection cannot change meanwhile.
-    const record = pets
-      ? await pets.create({ ...pet, id })
-      : await createRecord(this.#seed, { ...pet, id })
-    if (this.#byId) {
-      // A rebuild between the insert and here has indexed it already.
-      if (!this.#byId.has(id)) this.#indexed++
-      this.#byId.set(id, record)
-    } else (this.#created ??= new Map()).set(id, record)
-    this.#counted(petTextBytes(record), 1)
+    const record = collection
+      ? await collection.create({ ...pet, id })
+      : await createRecord(seed, { ...pet, id })
+    held.add(record)
     if (!persistence) return record
     const change: StoreChange = {
       type: 'create',
@@ -372,9 +310,7 @@ export class PetStore implements PetData {
       // other change's state() holds the pet that is removed.
       await persistence.store.write(change)
     } catch (cause) {
-      this.#pets?.delete((q) => q.where({ id }))
-      this.#created?.delete(id)
-      this.#counted(-petTextBytes(record), -1)
+      held.remove(record)
       this.#countCreated(this.#createdCount - 1)
       throw new StoreWriteError(change, cause)
     } finally {
@@ -383,124 +319,10 @@ export class PetStore implements PetData {
     return record
   }
 
-  /** Whether the collection is no longer the seed plus its creates (then the full index serves). */
-  #diverged(): boolean {
-    if (!this.#pets) return false
-    return (
-      this.#byId !== undefined ||
-      this.#stale ||
-      this.#pets.count() !== this.#seed.pets.length + (this.#created?.size ?? 0)
-    )
-  }
-
-  /** What it holds, in id order: its collection's records, or the seed's then its own. */
-  #sources(): Array<Iterable<Pet>> {
-    if (this.#pets) return [this.#pets.all()]
-    return this.#created ? [this.#seed.pets, this.#created.values()] : [this.#seed.pets]
-  }
-
-  /** Every pet by id, rebuilt when the collection changed beneath it; new ids follow the largest one. */
-  #index(): Map<number, Pet> {
-    const pets = this.#pets ?? newPetCollection()
-    if (this.#byId && !this.#stale && this.#indexed === pets.count()) return this.#byId
-    const byId = this.#byId ?? new Map<number, Pet>()
-    byId.clear()
-    for (const pet of pets.all()) {
-      byId.set(pet.id, pet)
-      if (pet.id >= this.#nextId) this.#nextId = pet.id + 1
-    }
-    this.#byId = byId
-    this.#created = undefined
-    this.#stale = false
-    this.#indexed = pets.count()
-    return byId
-  }
-
-  /**
-   * Back to the seed, in memory, without a collection (the seed's own when it claims
-   * it and no world has): a wanted one is made again by the caller.
-   */
+  /** Back to the seed (world-pets.ts); no created pet counts any more. */
   #useSeed(seed: Seed): void {
-    const kept = this.#keepsCollection(seed)
-    this.#seed = seed
-    this.#nextId = seed.nextId
-    this.#created = undefined
-    this.#byId = undefined
-    this.#stale = false
-    if (!kept) {
-      this.#pets = undefined
-      const claimed = this.#options.claims ? seed.claim?.() : undefined
-      if (claimed) this.#adopt(claimed)
-    }
-    this.#bytes = { bytes: seed.bytes, pets: seed.pets.length, stale: false }
+    this.#held.useSeed(seed)
     this.#countCreated(0)
-  }
-
-  /**
-   * Whether its collection can go back to `seed` in place, at once: it holds that seed
-   * plus the pets it created and nothing else changed, and they are few enough to
-   * delete now (each `delete` looks its record up from the start); then they are gone.
-   */
-  #keepsCollection(seed: Seed): boolean {
-    const pets = this.#pets
-    if (!pets || seed !== this.#seed || this.#diverged()) return false
-    const created = this.#created
-    if (!created) return true
-    if (created.size * pets.count() > RESET_IN_PLACE) return false
-    for (const id of created.keys()) pets.delete((q) => q.where({ id }))
-    return true
-  }
-
-  /**
-   * Makes its collection: the seed's own when no world has taken it, else a new one with
-   * a copy of each seeded record (`create` keeps its identity), then its created ones.
-   */
-  async #makeCollection(): Promise<void> {
-    const created = [...(this.#created?.values() ?? [])]
-    const claimed = this.#seed.claim?.()
-    const collection = claimed ?? newPetCollection()
-    await createRecords(
-      claimed ? created : [...this.#seed.pets, ...created],
-      nextTurn,
-      collection,
-    )
-    this.#adopt(collection)
-  }
-
-  /**
-   * Takes this collection as its own. Tests may change it themselves: an update replaces
-   * a record, a delete removes one, a create adds one the index has not seen. The index
-   * is rebuilt before its next use, so GET /v1/pets/{petId} answers what GET /v1/pets
-   * lists.
-   */
-  #adopt(pets: PetCollection): void {
-    this.#pets = pets
-    const changed = () => {
-      if (this.#pets !== pets) return
-      this.#stale = true
-      this.#bytes.stale = true
-    }
-    pets.hooks.on('update', changed)
-    pets.hooks.on('delete', changed)
-  }
-
-  /**
-   * Replaces the pets with these records, made in this new collection, with ids and in
-   * id order; the full index serves them.
-   */
-  #load(collection: PetCollection, records: readonly Pet[], bytes: number): void {
-    this.#adopt(collection)
-    this.#bytes = { bytes, pets: records.length, stale: false }
-    this.#byId = new Map()
-    this.#stale = true
-    this.#nextId = (records.at(-1)?.id ?? 0) + 1
-  }
-
-  /** A pet in (or out, negative) since the last count: counted unless the count is off anyway. */
-  #counted(bytes: number, pets: number): void {
-    const counted = this.#bytes
-    counted.bytes += bytes
-    counted.pets += pets
   }
 
   #countCreated(count: number): void {
