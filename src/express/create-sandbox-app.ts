@@ -26,13 +26,13 @@ import {
   type SandboxMiddlewareOptions,
 } from './create-sandbox-middleware.js'
 import { writeOwedCorsHeaders } from './api-cors-headers.js'
-import { FAVICON_PATHS, serveFavicon } from './favicon.js'
-import { renderLandingPage } from './landing-page.js'
+import { FAVICON_PATHS, serveFavicon } from './pages/favicon.js'
+import { renderLandingPage } from './pages/landing-page.js'
 import { serveApiDocument, serveControlDocument } from './openapi-documents.js'
 import { packageAssets } from './package-assets.js'
-import { demoApiOrigin, pageHeaders, setPageHeaders } from './page-headers.js'
+import { demoApiOrigin, pageHeaders, setPageHeaders } from './pages/page-headers.js'
 import { inOrder } from './in-order.js'
-import { refusePageMethods } from './page-methods.js'
+import { refusePageMethods } from './pages/page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { originForm, requestUrl, toFetchRequest } from './to-fetch-request.js'
 

@@ -4,7 +4,7 @@ import { errorReply } from '../core/http/api-errors.js'
 import { methodNotAllowed } from '../core/http/route-outcome.js'
 import { apiServerUrl, controlServerUrl } from '../openapi/servers.js'
 import { packageAssets } from './package-assets.js'
-import { PAGE_ALLOW } from './page-methods.js'
+import { PAGE_ALLOW } from './pages/page-methods.js'
 import { sendReply } from './send-fetch-response.js'
 import { requestUrl } from './to-fetch-request.js'
 

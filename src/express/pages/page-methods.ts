@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express'
-import { errorReply } from '../core/http/api-errors.js'
-import { methodNotAllowed } from '../core/http/route-outcome.js'
-import type { PackageAssets } from './package-assets.js'
-import { sendReply } from './send-fetch-response.js'
+import { errorReply } from '../../core/http/api-errors.js'
+import { methodNotAllowed } from '../../core/http/route-outcome.js'
+import type { PackageAssets } from '../package-assets.js'
+import { sendReply } from '../send-fetch-response.js'
 
 /** What every page of the standalone server takes: it is read, never written. */
 export const PAGE_ALLOW = 'GET, HEAD'

@@ -1,10 +1,10 @@
-import { summaryOf } from '../core/http/route-summaries.js'
-import type { RouteBase } from '../core/http/router.js'
-import { API_ROUTES } from '../core/api/routes.js'
-import { CONTROL_PATH } from '../core/control/control-call.js'
-import { CONTROL_ROUTES } from '../core/control/routes.js'
-import type { SandboxState } from '../core/sandbox.js'
-import { thousands } from '../core/common/text.js'
+import { summaryOf } from '../../core/http/route-summaries.js'
+import type { RouteBase } from '../../core/http/router.js'
+import { API_ROUTES } from '../../core/api/routes.js'
+import { CONTROL_PATH } from '../../core/control/control-call.js'
+import { CONTROL_ROUTES } from '../../core/control/routes.js'
+import type { SandboxState } from '../../core/sandbox.js'
+import { thousands } from '../../core/common/text.js'
 
 /** What the landing page shows besides the sandbox's state. */
 export interface LandingPageInfo {
