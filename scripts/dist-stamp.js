@@ -47,7 +47,7 @@ export function staleReason() {
   if (!existsSync(STAMP))
     return existsSync(join(root, 'dist'))
       ? 'dist/ was not built by npm run build'
-      : 'first run: dist/ is built once, 1 to 2.5 minutes on 2 cores depending on the load; later runs reuse it'
+      : 'first run: dist/ is built once, from half a minute on a quiet 2-core machine to 2.5 minutes on a busy one; later runs reuse it'
   const built = statSync(STAMP).mtimeMs
   for (const input of INPUTS) {
     const found = newest(join(root, input))
