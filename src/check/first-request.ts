@@ -1,5 +1,5 @@
 import { describeAnswer, failed, type CheckResult } from './judge.js'
-import type { Seen } from './probe.js'
+import type { Answer, Seen } from './probe.js'
 import { FIRST_REQUEST } from './read-checks.js'
 import type { Runner } from './runner.js'
 
@@ -9,7 +9,8 @@ import type { Runner } from './runner.js'
 // not a page of 404s or 401s.
 
 /** Whether an answer looks like the API's (JSON, and not a 404). */
-const apiLike = (seen: Seen) => seen.ok && seen.status !== 404 && seen.json !== undefined
+const apiLike = (seen: Seen): seen is Answer =>
+  seen.ok && seen.status !== 404 && seen.json !== undefined
 
 /**
  * Sends the run's first request ({@link FIRST_REQUEST}, `GET {base}/pets` with the key):
@@ -25,7 +26,7 @@ export async function firstRequest(
   const base = baseUrl.replace(/\/+$/, '')
   if (first.status === 404 && !/\/v1$/.test(new URL(base).pathname)) {
     const below = await run.send({ ...FIRST_REQUEST, path: `/v1${FIRST_REQUEST.path}` })
-    if (below.ok && apiLike(below))
+    if (apiLike(below))
       return {
         first,
         wrong: failed(

@@ -73,6 +73,18 @@ export function notAPet(value: unknown): string | undefined {
   return `not a Pet (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`
 }
 
+/** Why `value` is not a Pet whose `field` is `expected`, or undefined when it is one. */
+export function notThePet(
+  value: unknown,
+  field: 'id' | 'name',
+  expected: number | string,
+): string | undefined {
+  const wrong = notAPet(value)
+  if (wrong) return wrong
+  const seen = (value as Record<typeof field, unknown>)[field]
+  return seen === expected ? undefined : `${field} ${JSON.stringify(seen)}`
+}
+
 /** Why `value` is not an Error body of `status`, or undefined when it is one. */
 export function notAnError(value: unknown, status: number): string | undefined {
   if (value === undefined) return 'not JSON'

@@ -2,7 +2,7 @@ import {
   describeAnswer,
   failed,
   notAnError,
-  notAPet,
+  notThePet,
   notPets,
   passed,
   problemOf,
@@ -158,16 +158,7 @@ export async function getChecks(context: CheckContext, petId: number | undefined
       'document',
       get(`/pets/${petId}`),
       `200 with the Pet of id ${petId}`,
-      (seen) =>
-        problemOf(
-          seen,
-          200,
-          (json) =>
-            notAPet(json) ??
-            ((json as { id: number }).id === petId
-              ? undefined
-              : `id ${(json as { id: number }).id}`),
-        ),
+      (seen) => problemOf(seen, 200, (json) => notThePet(json, 'id', petId)),
     )
   }
   const missing = await expectAnswer(

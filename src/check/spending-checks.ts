@@ -3,6 +3,7 @@ import {
   failed,
   notAnError,
   notAPet,
+  notThePet,
   passed,
   problemOf,
   skipped,
@@ -58,16 +59,7 @@ export async function writeChecks(context: CheckContext, now: Date) {
       'document',
       { method: 'GET', path: `/pets/${created}`, auth: { kind: 'key' } },
       `200 with the Pet of id ${created} named ${JSON.stringify(body.name)}`,
-      (seen) =>
-        problemOf(
-          seen,
-          200,
-          (json) =>
-            notAPet(json) ??
-            ((json as { name: string }).name === body.name
-              ? undefined
-              : `name ${JSON.stringify((json as { name: string }).name)}`),
-        ),
+      (seen) => problemOf(seen, 200, (json) => notThePet(json, 'name', body.name)),
     )
   }
   await expectAnswer(
