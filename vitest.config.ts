@@ -124,7 +124,16 @@ export default defineConfig({
   },
   test: {
     projects: [
-      { extends: true, test: { name: 'fast', include: fastShared, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: fastShared,
+          isolate: false,
+          // What a file leaves behind fails that file, not the next (test/leftovers.ts).
+          setupFiles: ['test/leftovers.ts'],
+        },
+      },
       { extends: true, test: { name: 'fast-isolated', include: fastIsolated } },
       { extends: true, test: { name: 'full', include: filesOf('full') } },
     ],
