@@ -3,12 +3,8 @@ import { SandboxError } from '../common/errors.js'
 import { createSandbox } from '../sandbox.js'
 import type { Scenario } from '../scenarios/scenarios.js'
 import { exportWorld, SESSION_FORMAT, type SessionExport } from './session-export.js'
-import {
-  checkSessionExport,
-  parseSessionExport,
-  restoreWorld,
-  type RestoreTarget,
-} from './session-import.js'
+import { checkSessionExport, parseSessionExport } from './session-import.js'
+import { restoreWorld, type RestoreTarget } from './session-restore.js'
 import type { SandboxWorld } from '../world/world.js'
 
 const flaky: Scenario = {

@@ -13,11 +13,8 @@ import {
   type ExportSource,
   type SessionExport,
 } from '../coach/session-export.js'
-import {
-  parseSessionExportInSlices,
-  restoreWorld,
-  type RestoreTarget,
-} from '../coach/session-import.js'
+import { parseSessionExportInSlices } from '../coach/session-import.js'
+import { restoreWorld, type RestoreTarget } from '../coach/session-restore.js'
 import { DEFAULT_SESSION, isSessionId, type SessionRegistry } from './sessions.js'
 import type { SandboxWorld } from './world.js'
 
