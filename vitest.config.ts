@@ -10,7 +10,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 
 // Two tiers, as vitest projects: `npm test` runs `fast` (vitest run --project fast
 // --project fast-isolated, below), the everyday check of API behaviour in under a minute
-// (Vitest's Duration: 36 to 39 s on 2 quiet cores, 46 s with a busy loop per core, as
+// (Vitest's Duration: 34 to 39 s on 2 quiet cores, 46 s with a busy loop per core, as
 // CI's fresh-machine run has); `npm run test:all` runs both tiers. Every test file is in exactly one tier, by where it lives, so a new file needs no
 // edit here:
 // - fast: unit tests beside the code (src/), and the API in process or over a loopback
