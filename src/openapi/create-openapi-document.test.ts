@@ -16,14 +16,13 @@ import {
   petSchema,
   petStatusSchema,
 } from '../core/common/schemas.js'
+import { componentRegistry, JSON_SCHEMA_OPTIONS } from './component-schemas.js'
 import {
   clockStateSchema,
-  componentRegistry,
-  JSON_SCHEMA_OPTIONS,
   journalEntrySchema,
   reportSchema,
   sandboxStateSchema,
-} from './component-schemas.js'
+} from './control-schemas.js'
 import {
   createControlOpenApiDocument,
   createOpenApiDocument,
