@@ -5,7 +5,8 @@ import express, {
   type Response,
 } from 'express'
 import { errorReply, failureOf } from '../core/http/api-errors.js'
-import { noRoute } from '../core/http/route-outcome.js'
+import { apiHasPath } from '../core/api/api.js'
+import { noRoute, type MeantPath } from '../core/http/route-outcome.js'
 import { checkHost, checkTarget } from '../core/http/request-target.js'
 import type { Sandbox } from '../core/sandbox.js'
 import { portOf, type Port } from '../core/pipeline/sandbox-port.js'
@@ -59,6 +60,14 @@ export type SandboxApp = Express & {
 
 const ROUTES =
   'the API under /v1, the control API under /__sandbox, this overview at /, its icon at /favicon.svg, the OpenAPI documents at /openapi.json (the API) and /__sandbox/openapi.json (the control API), the API reference at /docs/, the request inspector at /inspector/ and the browser demo at /demo/'
+
+/** `/v1/pets` for `/pets`: an API path sent without the API's base. */
+function apiPathMeant(sandbox: Sandbox, path: string): MeantPath | undefined {
+  const rest = path.replace(/\/+$/, '')
+  const base = sandbox.bases.find((candidate) => candidate.origin === undefined)
+  if (!base || rest === '' || !apiHasPath(rest)) return undefined
+  return { path: `${base.path}${rest}`, why: `the API is under ${base.path}` }
+}
 
 /**
  * Creates the standalone sandbox as an Express app: the API and control endpoints, CORS
@@ -140,7 +149,7 @@ export function buildSandboxApp(
   app.get('/openapi.json', serveApiDocument)
   app.get([...FAVICON_PATHS], serveFavicon)
   servePages(app, assets)
-  answerTheRest(app, adapter)
+  answerTheRest(app, adapter, sandbox)
 
   Object.defineProperty(app, 'sandbox', { value: sandbox, enumerable: true })
   Object.defineProperty(app, 'controlToken', {
@@ -240,11 +249,21 @@ function servePages(app: Express, assets: ReturnType<typeof packageAssets>): voi
 }
 
 /** What no route answered: a 404 naming what the server has; an error: JSON, never HTML. */
-function answerTheRest(app: Express, adapter: SandboxAppAdapterOptions): void {
+function answerTheRest(
+  app: Express,
+  adapter: SandboxAppAdapterOptions,
+  sandbox: Sandbox,
+): void {
   app.use((req, res) => {
     sendReply(
       errorReply(
-        noRoute('page or endpoint', req.method, req.path, `This server has ${ROUTES}`),
+        noRoute(
+          'page or endpoint',
+          req.method,
+          req.path,
+          `This server has ${ROUTES}`,
+          apiPathMeant(sandbox, req.path),
+        ),
       ),
       res,
     )

@@ -314,6 +314,30 @@ describe('transport errors are JSON too', () => {
     expect(body.message).toMatch(/\/v1.*\/__sandbox.*\/openapi\.json/)
   })
 
+  test('an API path without /v1 is a 404 saying where the API is; another path gets no guess', async () => {
+    for (const [path, meant] of [
+      ['/pets', '/v1/pets'],
+      ['/pets/7/', '/v1/pets/7'],
+    ]) {
+      const body = await expectErrorBody(
+        await fetch(`${app.origin}${path}`, { headers: FREE }),
+        404,
+        'not_found',
+      )
+      expect(body.message).toContain(
+        `No page or endpoint at GET ${path}. Did you mean ${meant} (the API is under /v1)?`,
+      )
+    }
+    for (const path of ['/nope', '/animals/1']) {
+      const body = await expectErrorBody(
+        await fetch(`${app.origin}${path}`),
+        404,
+        'not_found',
+      )
+      expect(body.message).not.toContain('Did you mean')
+    }
+  })
+
   test('an error inside a handler is a 500 Error body without a stack trace, reported to onError', async () => {
     const errors: unknown[] = []
     const { createSandbox, createSandboxApp, listenSandboxApp } =

@@ -24,6 +24,11 @@ export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
 const routeApi = createRouter(API_ROUTES)
 
+/** Whether the API has this path below its base (`/pets/1`), with any method. */
+export function apiHasPath(rest: string): boolean {
+  return routeApi('GET', rest).kind !== 'not-found'
+}
+
 /** What every answer under `/v1` starts from: where it went and its journal entry. */
 interface Described {
   url: URL
@@ -337,11 +342,12 @@ async function answer(
   Object.assign(headers, extraHeaders)
   const outcome = await answerRoute(
     found,
-    { method: request.method, path: url.pathname },
+    { method: request.method, path: url.pathname, rest: call.rest },
     {
       what: 'endpoint',
       has: () =>
         `The v1 API has ${listEndpoints(API_ROUTES, apiBase, (route) => route.modelled)}`,
+      hasPath: apiHasPath,
     },
     (route, params) =>
       route.resolve({

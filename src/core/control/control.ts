@@ -48,10 +48,11 @@ export async function handleControlRequest(
   if (refused) return errorReply(refused)
   const outcome = await answerRoute(
     found,
-    { method, path: url.pathname },
+    { method, path: url.pathname, rest },
     {
       what: 'control endpoint',
       has: () => `The control API has ${listEndpoints(CONTROL_ROUTES, CONTROL_PATH)}`,
+      hasPath: (path) => routeControl('GET', path).kind !== 'not-found',
     },
     (route, params) =>
       route.resolve({

@@ -9,14 +9,24 @@ import { truncate } from '../common/text.js'
  */
 export async function answerRoute<R>(
   found: RouteMatch<R>,
-  request: { method: string; path: string },
-  /** The 404's words: what is missing ("endpoint") and what the scope has. */
-  missing: { what: string; has: () => string },
+  /** `path` as the client sent it, `rest` the part of it below the scope's base. */
+  request: { method: string; path: string; rest: string },
+  /**
+   * The 404's words: what is missing ("endpoint"), what the scope has, and whether it
+   * has a path below its base (with any method), for the hint of a trailing slash.
+   */
+  missing: { what: string; has: () => string; hasPath: (rest: string) => boolean },
   resolve: (route: R, params: Record<string, string>) => Answer | Promise<Answer>,
 ): Promise<Answer> {
   switch (found.kind) {
-    case 'not-found':
-      return noRoute(missing.what, request.method, request.path, missing.has())
+    case 'not-found': {
+      const rest = request.rest.replace(/\/+$/, '')
+      const meant =
+        rest !== request.rest && missing.hasPath(rest)
+          ? { path: request.path.replace(/\/+$/, ''), why: 'no trailing slash' }
+          : undefined
+      return noRoute(missing.what, request.method, request.path, missing.has(), meant)
+    }
     case 'method-not-allowed':
       return methodNotAllowed(request.method, request.path, found.allow)
     case 'route':
@@ -31,7 +41,14 @@ export async function answerRoute<R>(
   }
 }
 
-/** A 404: what was asked for, a hint when one fits, and what the scope has. */
+/** A path the client may have meant, which the server has, and why it differs. */
+export interface MeantPath {
+  path: string
+  /** "no trailing slash", "the API is under /v1". */
+  why: string
+}
+
+/** A 404: what was asked for, the path meant when one is known, and what the scope has. */
 export function noRoute(
   /** What is missing: "endpoint", "control endpoint", "page or endpoint". */
   what: string,
@@ -39,12 +56,9 @@ export function noRoute(
   path: string,
   /** What the scope has: "The v1 API has GET /v1/pets, ...". */
   has: string,
+  meant?: MeantPath,
 ): Failure {
-  const trimmed = path.replace(/\/+$/, '')
-  const hint =
-    trimmed !== path && trimmed.length > 0
-      ? ` Did you mean ${truncate(trimmed, 100)} (no trailing slash)?`
-      : ''
+  const hint = meant ? ` Did you mean ${truncate(meant.path, 100)} (${meant.why})?` : ''
   return fail(
     'not_found',
     `No ${what} at ${method.toUpperCase().slice(0, 20)} ${truncate(path, 100)}.${hint} ${has}.`,
