@@ -405,6 +405,14 @@ export function defineContractSuite(
         expect(base.body.message).not.toContain('Did you mean')
         const unknownSlash = await call('GET', '/v1/animals/')
         expect(unknownSlash.body.message).not.toContain('Did you mean')
+        // The control API the same way.
+        const clock = await control('GET', '/__sandbox/clock/')
+        expect(clock.status).toBe(404)
+        expect(clock.body.message).toContain(
+          'Did you mean /__sandbox/clock (no trailing slash)?',
+        )
+        const nothing = await control('GET', '/__sandbox/nothing/')
+        expect(nothing.body.message).not.toContain('Did you mean')
         const wrong = await call('DELETE', '/v1/pets/1')
         expect(wrong.status).toBe(405)
         expect(wrong.body.code).toBe('method_not_allowed')
